@@ -1,0 +1,161 @@
+"""The ``mutiny`` command."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+import companion.games
+from companion import __version__
+from companion.errors import MutinyError
+from companion.simulate import SimulationReport, simulate
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``mutiny`` console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except MutinyError as exc:
+        print(f"mutiny: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mutiny", description="Mutiny Table companion")
+    parser.add_argument("--version", action="version", version=f"mutiny {__version__}")
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    games = sub.add_parser("games", help="list the games")
+    games.set_defaults(run=cmd_games)
+
+    sim = sub.add_parser("simulate", help="play random matches and report figures")
+    sim.add_argument("game", help="game id (see `mutiny games`)")
+    sim.add_argument("-n", "--matches", type=int, default=100, help="matches to play")
+    sim.add_argument("--seats", type=int, help="seats (default: 4 where the game allows)")
+    sim.add_argument("--seed", default="0", help="base seed; match i uses SEED-i")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a game option (repeatable); VALUE is JSON or a plain word")
+    sim.set_defaults(run=cmd_simulate)
+    srv = sub.add_parser("serve", help="run the table: seats, phones and pages")
+    srv.add_argument("--game", help="start this game if no match is unfinished")
+    srv.add_argument("--seats", type=int, help="seats of the simulated table / players")
+    srv.add_argument("--backend", choices=("sim", "pi"), help="default: pi on a Raspberry Pi")
+    srv.add_argument("--config", help="table config (TOML); see hardware/")
+    srv.add_argument("--data-dir", help="where the journal lives")
+    srv.add_argument("--host", help="address to listen on (sim: 127.0.0.1, pi: all)")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.set_defaults(run=cmd_serve)
+    return parser
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from companion.serve import ServeOptions, serve
+    return serve(ServeOptions(game=args.game, seats=args.seats, backend=args.backend,
+                              config=args.config, data_dir=args.data_dir, host=args.host,
+                              port=args.port))
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    rows = [(g.spec.id, g.spec.title, _seat_range(g.spec.min_seats, g.spec.max_seats))
+            for g in companion.games.GAMES.values()]
+    _print_table(("id", "title", "seats"), rows)
+    return 0
+
+
+def _seat_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = companion.games.get(args.game)
+    spec = game.spec
+    seats = args.seats or min(spec.max_seats, max(spec.min_seats, 4))
+    spec.check_seats(seats)
+    options = spec.resolve_options(_parse_options(args.option))
+    if args.matches < 1:
+        raise SystemExit("mutiny: -n must be at least 1")
+    bar = ProgressBar(args.matches, f"{spec.id} x{seats}")
+    try:
+        report = simulate(game, args.matches, seats, args.seed, options, bar.update)
+    except RuntimeError as exc:
+        bar.close()
+        print(f"mutiny: {exc}", file=sys.stderr)
+        return 1
+    bar.close()
+    _print_report(report, options)
+    return 0
+
+
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"mutiny: --option takes NAME=VALUE, not {pair!r}")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    return options
+
+
+def _print_report(report: SimulationReport, options: dict[str, Any]) -> None:
+    print(f"{report.game}: {report.matches} matches, {report.seats} seats,"
+          f" options {json.dumps(options)}")
+    rows = [(str(s + 1), str(w), f"{100 * w / report.matches:.1f}")
+            for s, w in enumerate(report.wins)]
+    _print_table(("seat", "wins", "win %"), rows)
+    lengths = report.lengths
+    print(f"average length: {sum(lengths) / len(lengths):.1f} actions"
+          f" (shortest {min(lengths)}, longest {max(lengths)})")
+    slowest = report.slowest_step()
+    if slowest:
+        name, worst, mean = slowest
+        print(f"slowest step: {name!r}, worst {worst * 1000:.2f} ms,"
+              f" mean {mean * 1000:.3f} ms")
+    print(f"time: {report.seconds:.1f} s")
+
+
+def _print_table(header: Sequence[str], rows: list[Sequence[str]]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (quiet when stderr is not a terminal)."""
+
+    def __init__(self, total: int, label: str, width: int = 30):
+        self.total, self.label, self.width = total, label, width
+        self.live = sys.stderr.isatty()
+        self._shown = -1
+
+    def update(self, done: int) -> None:
+        percent = 100 * done // self.total
+        if percent == self._shown:
+            return
+        self._shown = percent
+        filled = self.width * done // self.total
+        line = f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total}"
+        if self.live:
+            sys.stderr.write("\r" + line)
+        elif percent % 10 == 0:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.live:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

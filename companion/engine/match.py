@@ -1,0 +1,377 @@
+"""A match: one game being played by some seats, and the one way to change it.
+
+``Match.apply`` is the only door into a match's state. It checks the action against
+the game's own list of legal actions, applies it to a copy, runs any chance step that
+follows, writes the lot to the journal (when there is one) and only then swaps the
+new state in. A rejected action, or a journal that cannot be written, leaves the match
+exactly as it was.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any, Iterable, Protocol
+
+from companion.engine.chance import Chance, Clock
+from companion.engine.display import Display
+from companion.engine.rules import CHANCE, HOST, PUBLIC, Action, Actor, Context, Game, Result, State, Viewer
+from companion.errors import ActionRejected
+
+#: Engine actions the host may take in any game.
+HOST_ACTIONS = ("undo", "pause", "resume", "end")
+#: A chance step that never ends is a bug in a game, not a long game.
+MAX_CHANCE_CHAIN = 1000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a match's journal: who did what. ``seq`` counts from 1."""
+
+    seq: int
+    actor: Actor
+    action: Action
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "actor": self.actor, "action": self.action}
+
+
+class JournalSink(Protocol):
+    """Where a match writes its entries before they count (see :mod:`journal`)."""
+
+    def append(self, match_id: str, entries: list[Entry]) -> None: ...
+
+
+def clone(state: Any) -> Any:
+    """A deep copy of plain data. A pickle round trip does it in C, several times
+    faster than ``copy.deepcopy``, and the engine copies the state on every action."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def canonical(value: Any) -> str:
+    """The one JSON spelling of a value, so ``True`` never passes for ``1``."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+class Match:
+    """One match of one game. Create with :meth:`create` (or :meth:`replay`)."""
+
+    def __init__(self, game: Game, seats: int, options: dict[str, Any], seed: str,
+                 names: list[str], match_id: str, clock: Clock | None = None,
+                 journal: JournalSink | None = None):
+        self.game = game
+        self.seats = seats
+        self.options = options
+        self.seed = seed
+        self.names = names
+        self.id = match_id
+        self.clock = clock
+        self.journal = journal
+        self._state: State = game.setup(seats, options)
+        self._meta = {"version": 0, "draws": 0, "paused": False, "ended": False}
+        # States before each action since the last chance outcome or reveal.
+        self._undo: list[tuple[State, dict[str, Any]]] = []
+
+    # -- making a match ---------------------------------------------------------------
+    @classmethod
+    def create(cls, game: Game, seats: int, options: dict[str, Any] | None = None,
+               seed: str | int | None = None, names: list[str] | None = None,
+               match_id: str | None = None, clock: Clock | None = None,
+               journal: Any = None) -> "Match":
+        """A new match, dealt and ready for its first action.
+
+        ``journal`` (a :class:`~companion.engine.journal.Journal`) records the match
+        from its first chance step on; without one the match lives in memory only.
+        """
+        game.spec.check_seats(seats)
+        options = game.spec.resolve_options(options)
+        seed = str(seed) if seed is not None else secrets.token_hex(16)
+        names = cls._check_names(names, seats)
+        match = cls(game, seats, options, seed, names, match_id or uuid.uuid4().hex,
+                    clock=clock)
+        if journal is not None:
+            journal.begin(match)
+            match.journal = journal
+        work = match._run_chance(match._fresh_work())
+        match._write(work["entries"])
+        match._commit(work)
+        return match
+
+    @classmethod
+    def replay(cls, game: Game, seats: int, options: dict[str, Any], seed: str,
+               names: list[str], match_id: str, entries: Iterable[Entry],
+               clock: Clock | None = None) -> "Match":
+        """The match rebuilt from its journal entries, without running the generator."""
+        match = cls(game, seats, game.spec.resolve_options(options), seed, names,
+                    match_id, clock=clock)
+        for entry in entries:
+            if entry.seq != match.version + 1:
+                raise ActionRejected(
+                    "journal_gap", f"entry {entry.seq} follows {match.version}")
+            match._commit(match._recorded(entry.actor, entry.action))
+        return match
+
+    @staticmethod
+    def _check_names(names: list[str] | None, seats: int) -> list[str]:
+        if names is None:
+            return [f"Seat {i + 1}" for i in range(seats)]
+        if len(names) != seats or not all(isinstance(n, str) and n.strip() for n in names):
+            raise ActionRejected("bad_names", f"give {seats} non-empty seat names")
+        return [n.strip()[:40] for n in names]
+
+    # -- asking -----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """How many journal entries the match has; every change adds at least one."""
+        return self._meta["version"]
+
+    @property
+    def is_over(self) -> bool:
+        return self._meta["ended"] or self.game.result(self._state) is not None
+
+    @property
+    def is_paused(self) -> bool:
+        return self._meta["paused"]
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo) and not self.is_over
+
+    def step(self) -> str:
+        if self._meta["ended"]:
+            return "ended"
+        return "over" if self.is_over else self.game.step(self._state)
+
+    def acting(self) -> list[Actor]:
+        """Who may act now (seats, maybe the host). Empty once the match is over."""
+        if self.is_over:
+            return []
+        return list(self.game.acting(self._state))
+
+    def legal_actions(self, actor: Actor) -> list[Action]:
+        """Every action ``actor`` may take now (the host's engine actions included)."""
+        if actor == HOST:
+            return self._host_actions() + self._game_legal(HOST)
+        return self._game_legal(actor)
+
+    def result(self) -> Result | None:
+        if self._meta["ended"] and self.game.result(self._state) is None:
+            return Result(winners=[], scores=[0] * self.seats, reason="ended by the host")
+        return self.game.result(self._state)
+
+    def _game_legal(self, actor: Actor) -> list[Action]:
+        if self.is_over or self.is_paused or actor not in self.acting():
+            return []
+        return self.game.legal_actions(self._state, actor)
+
+    def _host_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        actions = [{"type": "resume"} if self.is_paused else {"type": "pause"}]
+        if self.can_undo and not self.is_paused:
+            actions.append({"type": "undo"})
+        actions.append({"type": "end"})
+        return actions
+
+    # -- views: the one filter every outgoing path goes through --------------------
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` (a seat number, ``PUBLIC`` or ``HOST``) may see."""
+        if viewer not in (PUBLIC, HOST) and viewer not in range(self.seats):
+            raise ActionRejected("unknown_seat", f"there is no seat {viewer!r}")
+        # The host is usually a player too: they see the public view, plus controls.
+        game_viewer = PUBLIC if viewer == HOST else viewer
+        result = self.result() if self.is_over else None
+        out: dict[str, Any] = {
+            "match": self.id,
+            "game": self.game.spec.id,
+            "title": self.game.spec.title,
+            # No match version here: it counts every action, hidden ones included, so
+            # a view that carried it would tell the table that a secret move was made.
+            "names": list(self.names),
+            "viewer": viewer,
+            "step": self.step(),
+            "over": self.is_over,
+            "paused": self.is_paused,
+            "result": result.to_dict() if result else None,
+            "state": self.game.view(self._state, game_viewer),
+        }
+        if isinstance(viewer, int):
+            legal = self.legal_actions(viewer)
+            out["you"] = {"seat": viewer, "name": self.names[viewer],
+                          "may_act": bool(legal), "legal": legal}
+        if viewer == HOST:
+            out["host"] = {"legal": self.legal_actions(HOST), "options": self.options,
+                           "can_undo": self.can_undo}
+        return out
+
+    def display(self, seat: int) -> Display:
+        """The seat's screen model, built from that seat's view and nothing else."""
+        return self.game.display(self.view(seat), seat)
+
+    def fork(self) -> "Match":
+        """An independent copy of the match, detached from the journal: to try an
+        action without committing it (tests, hints)."""
+        twin = copy.copy(self)
+        twin._state = clone(self._state)
+        twin._meta = dict(self._meta)
+        twin._undo = list(self._undo)  # saved states are never changed in place
+        twin.journal = None
+        return twin
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole serialised state (secrets included): for the journal's checks and
+        tests, never for a player."""
+        return {"state": clone(self._state), "meta": dict(self._meta)}
+
+    # -- acting -----------------------------------------------------------------------
+    def apply(self, actor: Actor, action: Any) -> list[Entry]:
+        """Apply ``actor``'s action and the chance steps that follow it.
+
+        Returns the journal entries written. Raises :class:`ActionRejected` (and
+        changes nothing) when the action is not one of ``legal_actions(actor)``.
+        """
+        action = self._well_formed(action)
+        if actor == HOST and action["type"] in HOST_ACTIONS:
+            work = self._host(action)
+        else:
+            legal = self._check_legal(actor, action)
+            work = self._act(actor, legal)
+            work = self._run_chance(work)
+        self._write(work["entries"])
+        self._commit(work)
+        return work["entries"]
+
+    def _well_formed(self, action: Any) -> Action:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ActionRejected("bad_action", "an action is an object with a 'type'")
+        try:
+            text = canonical(action)
+        except (TypeError, ValueError):
+            raise ActionRejected("bad_action", "an action holds only JSON values") from None
+        if len(text) > 4096:
+            raise ActionRejected("bad_action", "that action is far too large")
+        return json.loads(text)
+
+    def _check_legal(self, actor: Actor, action: Action) -> Action:
+        kind = action["type"]
+        if actor != HOST and actor not in range(self.seats):
+            raise ActionRejected("unknown_seat", f"there is no seat {actor!r}")
+        if self._meta["ended"] or self.is_over:
+            raise ActionRejected("match_over", "the match is over")
+        if self.is_paused:
+            raise ActionRejected("paused", "the host has paused the match")
+        if kind not in self.game.action_types:
+            raise ActionRejected("unknown_action",
+                                 f"{self.game.spec.title} has no action {kind!r}")
+        if actor not in self.acting():
+            raise ActionRejected("not_your_turn", "it is not this seat's turn to act")
+        same_type = [a for a in self.game.legal_actions(self._state, actor)
+                     if a["type"] == kind]
+        wanted = canonical(action)
+        for legal in same_type:
+            if canonical(legal) == wanted:
+                return legal
+        raise self._why_illegal(action, same_type)
+
+    @staticmethod
+    def _why_illegal(action: Action, same_type: list[Action]) -> ActionRejected:
+        kind = action["type"]
+        if not same_type:
+            return ActionRejected("not_now", f"{kind!r} is not possible at this step")
+        fields = set().union(*(a.keys() for a in same_type))
+        missing = sorted(fields - action.keys())
+        extra = sorted(action.keys() - fields)
+        if missing:
+            return ActionRejected("missing_field", f"{kind!r} needs {', '.join(missing)}")
+        if extra:
+            return ActionRejected("unknown_field", f"{kind!r} takes no {', '.join(extra)}")
+        for name in sorted(fields - {"type"}):
+            allowed = {canonical(a.get(name)) for a in same_type}
+            if canonical(action.get(name)) not in allowed:
+                shown = ", ".join(sorted(allowed)) if len(allowed) <= 12 else "another value"
+                return ActionRejected(
+                    "bad_value", f"{name!r} cannot be {action.get(name)!r} now (try {shown})")
+        return ActionRejected("bad_value", f"that combination of {kind!r} is not possible")
+
+    # -- the work of one change, applied to copies ----------------------------------
+    def _fresh_work(self) -> dict[str, Any]:
+        return {"state": clone(self._state), "meta": dict(self._meta),
+                "entries": [], "barrier": False, "undo": None}
+
+    def _act(self, actor: Actor, action: Action) -> dict[str, Any]:
+        work = self._fresh_work()
+        ctx = Context(self.names)
+        self.game.apply(work["state"], actor, action, ctx)
+        work["barrier"] = ctx.revealed
+        self._add_entry(work, actor, action)
+        return work
+
+    def _run_chance(self, work: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(MAX_CHANCE_CHAIN):
+            if self.game.result(work["state"]) is not None:
+                return work
+            chance = Chance(self.seed, work["meta"]["draws"], self.clock)
+            outcome = self.game.chance_action(work["state"], chance)
+            if outcome is None:
+                return work
+            outcome = json.loads(canonical(outcome))
+            self.game.apply(work["state"], CHANCE, outcome, Context(self.names))
+            work["meta"]["draws"] += 1
+            work["barrier"] = True
+            self._add_entry(work, CHANCE, outcome)
+        raise RuntimeError(f"{self.game.spec.id}: chance step never ends")
+
+    def _add_entry(self, work: dict[str, Any], actor: Actor, action: Action) -> None:
+        work["meta"]["version"] += 1
+        work["entries"].append(Entry(work["meta"]["version"], actor, action))
+
+    def _host(self, action: Action) -> dict[str, Any]:
+        if canonical(action) not in {canonical(a) for a in self._host_actions()}:
+            if self.is_over:
+                raise ActionRejected("match_over", "the match is over")
+            raise ActionRejected("not_now", f"the host cannot {action['type']} now")
+        work = self._fresh_work()
+        kind = action["type"]
+        if kind == "undo":
+            before_state, before_meta = self._undo[-1]
+            work["state"] = clone(before_state)
+            work["meta"] = dict(before_meta, version=self.version)
+            work["undo"] = "pop"
+        else:
+            work["meta"]["paused"] = kind == "pause"
+            work["meta"]["ended"] = kind == "end"
+            work["undo"] = "keep"
+        self._add_entry(work, HOST, {"type": kind})
+        return work
+
+    def _recorded(self, actor: Actor, action: Action) -> dict[str, Any]:
+        """One journal entry replayed: the recorded outcome, no generator, no checks of
+        legality beyond the game's own (the journal only holds accepted actions)."""
+        if actor == HOST and action["type"] in HOST_ACTIONS:
+            return self._host(action)
+        if actor == CHANCE:
+            work = self._fresh_work()
+            self.game.apply(work["state"], CHANCE, action, Context(self.names))
+            work["meta"]["draws"] += 1
+            work["barrier"] = True
+            self._add_entry(work, CHANCE, action)
+            return work
+        return self._act(actor, self._check_legal(actor, action))
+
+    def _write(self, entries: list[Entry]) -> None:
+        if self.journal is not None and entries:
+            self.journal.append(self.id, entries)
+
+    def _commit(self, work: dict[str, Any]) -> None:
+        if work["undo"] == "pop":
+            self._undo.pop()
+        elif work["undo"] != "keep":
+            if work["barrier"]:
+                self._undo.clear()
+            elif work["entries"]:
+                self._undo.append((self._state, dict(self._meta)))
+        self._state = work["state"]
+        self._meta = work["meta"]

@@ -1,0 +1,105 @@
+"""Game specs: what a game is called, how many seats it takes, which options it has."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named option of a game, with its default and what values it accepts.
+
+    The kind of the default decides the kind of the option: a ``bool`` is a switch, an
+    ``int`` has ``minimum``/``maximum``, a ``str`` must be one of ``choices``.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` if this option accepts it, else raise :class:`OptionError`."""
+        kind = type(self.default)
+        if type(value) is not kind:
+            raise OptionError(
+                "bad_option",
+                f"option {self.name!r} takes a {kind.__name__}, not {value!r}",
+            )
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise OptionError(
+                "bad_option", f"option {self.name!r} must be one of: {allowed}"
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(
+                "bad_option", f"option {self.name!r} must be at least {self.minimum}"
+            )
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(
+                "bad_option", f"option {self.name!r} must be at most {self.maximum}"
+            )
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The declarative card of a game: id, title, seat range, options."""
+
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    summary: str = ""
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise OptionError("unknown_option", f"{self.title} has no option {name!r}")
+
+    def check_seats(self, seats: int) -> int:
+        """Return ``seats`` if the game can be played by that many, else raise."""
+        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
+            raise OptionError(
+                "bad_seats",
+                f"{self.title} takes {self.min_seats} to {self.max_seats} seats,"
+                f" not {seats!r}",
+            )
+        return seats
+
+    def resolve_options(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every option of the game, with ``given`` values checked and defaults filled in."""
+        given = dict(given or {})
+        resolved = {}
+        for opt in self.options:
+            resolved[opt.name] = opt.validate(given.pop(opt.name, opt.default))
+        if given:
+            name = sorted(given)[0]
+            self.option(name)  # raises unknown_option
+        return resolved
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "summary": self.summary,
+            "options": [o.to_dict() for o in self.options],
+        }

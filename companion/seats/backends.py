@@ -1,0 +1,341 @@
+"""Open a table's seats on real hardware (``pi``) or on simulated hardware (``sim``).
+
+Both backends run the same code: gpiozero buttons and LEDs, the page-diffing SSD1306
+driver, TCA9548A channel selection. They differ only at the very bottom:
+
+=========  ===============================  ========================================
+backend    pins                             screens
+=========  ===============================  ========================================
+``pi``     gpiozero's default pin factory   luma ``i2c(port=bus, address=address)``
+``sim``    gpiozero ``MockFactory`` pins    ``CountingInterface`` (models the panel)
+=========  ===============================  ========================================
+
+``SimTable`` adds ``press``/``release``/``click``/``hold`` (which drive the mock pins, so
+tests and the web ``/sim`` page go through the very same debounce and seat logic),
+``led(i)`` and ``frame(i)``, the image the simulated panel holds, read back from its
+modelled display RAM.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from PIL import Image
+
+from companion.errors import SeatError
+
+from .buttons import ROLES, Clock, ManualClock, MonotonicClock, SeatButtons
+from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists
+from .seat import Seat
+from .ssd1306 import CountingInterface, MuxBus, PageDiffSSD1306, SMBusLike
+
+log = logging.getLogger(__name__)
+
+BACKENDS = ("pi", "sim")
+
+
+def default_backend() -> str:
+    """``pi`` on a Raspberry Pi, else ``sim``."""
+    try:
+        model = Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return "sim"
+    return "pi" if "Raspberry Pi" in model else "sim"
+
+
+class RecordingBus:
+    """An SMBus stand-in for the simulator and tests: records multiplexer writes."""
+
+    def __init__(self, log: list[tuple[str, Any]] | None = None, *, keep: bool = True):
+        self.writes: list[tuple[int, int]] = []
+        self._log = log
+        self._keep = keep
+        self.count = 0
+        self.closed = False
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        self.count += 1
+        if self._keep:
+            self.writes.append((i2c_addr, value))
+        if self._log is not None:
+            self._log.append(("mux", (i2c_addr, value)))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class TableHardware:
+    """The seats of one table, opened together and closed together.
+
+    Indexable like a list (``table[0]`` is seat 1); ``close()`` is idempotent.
+    """
+
+    backend = "pi"
+
+    def __init__(self, config: TableConfig, seats: list[Seat], clock: Clock,
+                 buses: list[MuxBus], owns_clock: bool):
+        self.config = config
+        self.seats = seats
+        self.clock = clock
+        self._buses = buses
+        self._owns_clock = owns_clock
+        self._closed = False
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def __getitem__(self, index: int) -> Seat:
+        return self.seats[index]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
+
+    def frame(self, seat_index: int) -> Image.Image:
+        """The image seat ``seat_index`` (0-based) shows now."""
+        return self.seats[seat_index].frame()
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    def led(self, seat_index: int) -> str:
+        """Seat ``seat_index``'s LED as its display asks for it: on, blink or off."""
+        return self.seats[seat_index].led_state
+
+    def tick(self) -> None:
+        """Call every seat's ``tick()`` (timers run by themselves; this is a safety net)."""
+        for seat in self.seats:
+            seat.tick()
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Close every seat, then the buses and the clock. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for seat in self.seats:
+            seat.close()
+        for bus in self._buses:
+            bus.close()
+        if self._owns_clock:
+            close = getattr(self.clock, "close", None)
+            if close:
+                close()
+
+    def __enter__(self) -> "TableHardware":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SimTable(TableHardware):
+    """A simulated table: mock pins to drive, modelled panels to read back."""
+
+    backend = "sim"
+
+    def __init__(self, config: TableConfig, seats: list[Seat], clock: Clock,
+                 buses: list[MuxBus], owns_clock: bool, pin_factory: Any,
+                 panels: list[CountingInterface]):
+        super().__init__(config, seats, clock, buses, owns_clock)
+        self.pin_factory = pin_factory
+        self.panels = panels
+
+    def pin(self, seat_index: int, button: str) -> Any:
+        """The ``MockPin`` behind a seat's ``previous``/``select``/``next`` button."""
+        if button not in ROLES:
+            raise ValueError(f"no button {button!r}; buttons are {', '.join(ROLES)}")
+        pins = self.config.seats[seat_index].buttons
+        assert pins is not None  # pod seats are refused when the table opens
+        return self.pin_factory.pin(getattr(pins, button))
+
+    def led_pin(self, seat_index: int) -> Any | None:
+        """The ``MockPin`` of a seat's LED (None if it has none)."""
+        led = self.config.seats[seat_index].led
+        return None if led is None else self.pin_factory.pin(led)
+
+    def press(self, seat_index: int, button: str = "select") -> None:
+        """Push a button down (it stays down until ``release()``).
+
+        With a ``ManualClock`` the clock then moves past the debounce window, so a
+        ``release()`` right after is a real release, not bounce; with the real clock a
+        release within the window is caught when the window closes.
+        """
+        self.pin(seat_index, button).drive_low()
+        self._settle()
+
+    def release(self, seat_index: int, button: str = "select") -> None:
+        """Let a button go (the same debounce note as ``press()``)."""
+        self.pin(seat_index, button).drive_high()
+        self._settle()
+
+    def click(self, seat_index: int, button: str = "select") -> None:
+        """A short press: ``press()`` then ``release()``."""
+        self.press(seat_index, button)
+        self.release(seat_index, button)
+
+    def hold(self, seat_index: int, button: str = "select") -> None:
+        """Push a button down and keep it down; with a ``ManualClock`` the clock moves on
+        by ``hold_time`` so the hold has happened on return (otherwise it happens by
+        itself ``hold_time`` later). ``release()`` ends it."""
+        self.pin(seat_index, button).drive_low()
+        if isinstance(self.clock, ManualClock):
+            self.clock.advance(self.config.hold_time + 0.001)
+
+    def advance(self, seconds: float) -> None:
+        """Move a ``ManualClock`` on (timers fire); refused on the real clock."""
+        if not isinstance(self.clock, ManualClock):
+            raise SeatError("advance() needs a table opened with clock=ManualClock()")
+        self.clock.advance(seconds)
+
+    def frame(self, seat_index: int) -> Image.Image:
+        """What seat ``seat_index``'s simulated panel holds, upright, read back from the
+        modelled display RAM (so it proves the driver, not just the drawing)."""
+        panel = self.panels[seat_index]
+        with self.seats[seat_index].device.lock:  # never half of one frame, half the next
+            image = panel.image()
+        screen = self.config.seats[seat_index].screen
+        rotation = screen.rotation if screen is not None else 0
+        if rotation:
+            image = image.rotate(rotation * 90, expand=True)
+        return image
+
+    def _settle(self) -> None:
+        if isinstance(self.clock, ManualClock):
+            self.clock.advance(self.config.bounce_ms / 1000 + 0.001)
+
+
+def open_seats(config: TableConfig, backend: str | None = None, *,
+               clock: Clock | None = None, pin_factory: Any = None,
+               i2c: Callable[[int, int], Any] | None = None,
+               smbus: Callable[[int], SMBusLike] | None = None,
+               bus_exists: Callable[[int], bool] | None = None) -> TableHardware:
+    """Open every seat of ``config``; returns a ``SimTable`` for ``sim``.
+
+    ``backend`` defaults to ``default_backend()``. The keyword arguments replace parts
+    for tests: ``clock`` (e.g. ``ManualClock()``), ``pin_factory`` (gpiozero), ``i2c``
+    (``(bus, address) -> luma interface``), ``smbus`` (``bus -> object with
+    write_byte``, for multiplexers) and ``bus_exists`` (``pi`` only).
+    """
+    backend = backend or default_backend()
+    if backend not in BACKENDS:
+        raise SeatError(f"unknown seat backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    for seat in config.seats:
+        if seat.pod is not None:
+            raise SeatError(f"seat {seat.number} uses pod '{seat.pod}', and seat pods are not "
+                            "supported yet; wire its buttons and screen to the Pi instead")
+    owns_clock = clock is None
+    clock = clock or MonotonicClock()
+    panels: list[CountingInterface] = []
+    if backend == "sim":
+        if pin_factory is None:
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+            pin_factory = MockFactory(pin_class=MockPWMPin)  # PWM so PWMLEDs work too
+
+        def sim_i2c(bus: int, address: int) -> CountingInterface:
+            panels.append(CountingInterface())
+            return panels[-1]
+
+        i2c = i2c or sim_i2c
+        smbus = smbus or (lambda bus: RecordingBus(keep=False))
+    else:
+        check_buses(config, bus_exists or i2c_bus_exists)
+        i2c = i2c or _luma_i2c
+        smbus = smbus or _smbus2
+    buses: dict[int, MuxBus] = {}
+    seats: list[Seat] = []
+    try:
+        for seat_config in config.seats:
+            seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus, buses))
+    except BaseException:
+        for seat in seats:
+            seat.close()
+        for bus in buses.values():
+            bus.close()
+        if owns_clock:
+            clock.close()  # type: ignore[attr-defined]
+        raise
+    if backend == "sim":
+        return SimTable(config, seats, clock, list(buses.values()), owns_clock,
+                        pin_factory, panels)
+    return TableHardware(config, seats, clock, list(buses.values()), owns_clock)
+
+
+def _open_seat(seat: SeatConfig, config: TableConfig, clock: Clock, pin_factory: Any,
+               i2c: Callable[[int, int], Any], smbus: Callable[[int], SMBusLike],
+               buses: dict[int, MuxBus]) -> Seat:
+    assert seat.buttons is not None and seat.screen is not None
+    device = _open_screen(seat, i2c, smbus, buses)
+    led = buttons = None
+    try:
+        buttons = SeatButtons(seat.buttons.previous, seat.buttons.select, seat.buttons.next,
+                              pin_factory=pin_factory, bounce_ms=config.bounce_ms,
+                              hold_time=config.hold_time, clock=clock)
+        if seat.led is not None:
+            led = _open_led(seat, pin_factory)
+        return Seat(seat.number, buttons, device, led, clock=clock,
+                    dim_after=config.dim_after, browse_timeout=config.browse_timeout,
+                    contrast=config.contrast, dim_contrast=config.dim_contrast,
+                    name=seat.name)
+    except BaseException:
+        if buttons is not None:
+            buttons.close()
+        if led is not None:
+            led.close()
+        device.cleanup()
+        raise
+
+
+def _open_screen(seat: SeatConfig, i2c: Callable[[int, int], Any],
+                 smbus: Callable[[int], SMBusLike], buses: dict[int, MuxBus]) -> PageDiffSSD1306:
+    screen = seat.screen
+    assert screen is not None
+    interface = None
+    try:
+        interface = i2c(screen.bus, screen.address)
+        if screen.mux is not None and screen.channel is not None:
+            if screen.bus not in buses:
+                buses[screen.bus] = MuxBus(smbus(screen.bus), owns_bus=True)
+            interface = buses[screen.bus].channel(interface, screen.mux, screen.channel)
+        return PageDiffSSD1306(interface, rotate=screen.rotation)
+    except Exception as exc:  # luma and smbus2 raise OSError and errors of their own
+        if interface is not None:
+            try:
+                interface.cleanup()
+            except Exception:  # the first error is the one worth reporting
+                pass
+        raise _screen_error(seat, exc) from exc
+
+
+def _screen_error(seat: SeatConfig, exc: Exception) -> SeatError:
+    screen = seat.screen
+    assert screen is not None
+    where = f"seat {seat.number}'s screen ({screen.describe()})"
+    if isinstance(exc, PermissionError) or "permission" in str(exc).lower():
+        return SeatError(f"{where}: permission denied ({exc}). Fix: add the user to the "
+                         "i2c group (sudo adduser $USER i2c) and log in again")
+    return SeatError(f"{where} does not answer ({exc}). Fix: check its four wires and run "
+                     f"`i2cdetect -y {screen.bus}` (with the mux channel selected if it "
+                     "sits behind one)")
+
+
+def _open_led(seat: SeatConfig, pin_factory: Any) -> Any:
+    from gpiozero import LED, PWMLED
+    try:
+        return (PWMLED if seat.led_pwm else LED)(seat.led, pin_factory=pin_factory)
+    except Exception as exc:
+        raise SeatError(f"cannot open seat {seat.number}'s LED on GPIO{seat.led}: {exc}") from exc
+
+
+def _luma_i2c(bus: int, address: int) -> Any:
+    from luma.core.interface.serial import i2c
+    return i2c(port=bus, address=address)
+
+
+def _smbus2(bus: int) -> SMBusLike:
+    import smbus2
+    return smbus2.SMBus(bus)

@@ -1,0 +1,387 @@
+"""Debounced seat buttons on gpiozero, with press, hold and release events.
+
+gpiozero's ``bounce_time`` means different things on different pin factories (lgpio
+filters in the kernel, RPi.GPIO drops edges, MockFactory ignores it), so the buttons
+are opened with ``bounce_time=None`` and debounced here, the same way everywhere: an
+edge within ``bounce_ms`` of the last accepted edge is ignored, and when the window
+closes the pin is read once more so a short tap whose release fell inside the window
+still ends in a release.
+
+The pin itself is a gpiozero ``DigitalInputDevice`` (pull-up, so active low): that is
+gpiozero's ``Button`` without its hold thread, which polls every 0.1 s per button and
+makes each ``close()`` wait for it; holds are timed here instead.
+
+Hold detection and the debounce re-check run on a ``Clock``: ``MonotonicClock`` (one
+scheduler thread) in production, ``ManualClock`` in tests and scripted simulations,
+where ``advance(seconds)`` runs whatever falls due, so no test needs to sleep.
+"""
+from __future__ import annotations
+
+import heapq
+import inspect
+import itertools
+import logging
+import threading
+import time
+from typing import Any, Callable, Protocol
+
+from gpiozero import DigitalInputDevice
+
+from companion.errors import SeatError
+
+log = logging.getLogger(__name__)
+
+ROLES = ("previous", "select", "next")
+
+
+# -- clocks -------------------------------------------------------------------------------
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Time for the seats: ``now()`` in seconds and ``call_later(delay, fn)``."""
+
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Timer: ...
+
+
+class _Entry:
+    """One scheduled call; cancelling marks it so the scheduler skips it."""
+
+    __slots__ = ("due", "seq", "fn", "cancelled")
+
+    def __init__(self, due: float, seq: int, fn: Callable[[], None]):
+        self.due, self.seq, self.fn, self.cancelled = due, seq, fn, False
+
+    def __lt__(self, other: "_Entry") -> bool:
+        return (self.due, self.seq) < (other.due, other.seq)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def _run(entry: _Entry) -> None:
+    try:
+        entry.fn()
+    except Exception:  # a failing callback must not stop the other seats' timers
+        log.exception("seat timer callback failed")
+
+
+class ManualClock:
+    """A clock that moves only when told: ``advance()`` runs due calls in time order."""
+
+    def __init__(self, start: float = 1000.0):
+        self._now = start
+        self._heap: list[_Entry] = []
+        self._seq = itertools.count()
+        self._lock = threading.RLock()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Timer:
+        with self._lock:
+            entry = _Entry(self._now + max(0.0, delay), next(self._seq), fn)
+            heapq.heappush(self._heap, entry)
+            return entry
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward, running each due call at its own due time."""
+        with self._lock:
+            end = self._now + seconds
+        while True:
+            with self._lock:
+                if not self._heap or self._heap[0].due > end:
+                    self._now = max(self._now, end)
+                    return
+                entry = heapq.heappop(self._heap)
+                if entry.cancelled:
+                    continue
+                self._now = max(self._now, entry.due)
+            # Unlocked: a callback takes a seat's lock, and the thread holding that
+            # lock may be waiting here to schedule a call.
+            _run(entry)
+
+    def close(self) -> None:
+        with self._lock:
+            self._heap.clear()
+
+
+class MonotonicClock:
+    """``time.monotonic`` plus one daemon thread that runs the scheduled calls."""
+
+    def __init__(self) -> None:
+        self._heap: list[_Entry] = []
+        self._seq = itertools.count()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Timer:
+        with self._cond:
+            entry = _Entry(self.now() + max(0.0, delay), next(self._seq), fn)
+            if self._closed:
+                entry.cancelled = True
+                return entry
+            heapq.heappush(self._heap, entry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="seat-clock",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify()
+            return entry
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed:
+                    if self._heap and self._heap[0].cancelled:
+                        heapq.heappop(self._heap)
+                        continue
+                    wait = self._heap[0].due - self.now() if self._heap else None
+                    if wait is not None and wait <= 0:
+                        break
+                    self._cond.wait(wait)
+                if self._closed:
+                    return
+                entry = heapq.heappop(self._heap)
+            _run(entry)  # outside the lock: callbacks may schedule more calls
+
+    def close(self) -> None:
+        """Stop the scheduler thread; pending calls are dropped. Idempotent."""
+        with self._cond:
+            self._closed = True
+            self._heap.clear()
+            self._cond.notify()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2)
+
+
+# -- one button ---------------------------------------------------------------------------
+
+def _caller(fn: Callable[..., Any] | None, device: Any) -> Callable[[], None] | None:
+    """gpiozero style: a callback takes no argument, or the device that fired."""
+    if fn is None:
+        return None
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.default is p.empty
+                  and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):  # builtins without a signature
+        params = []
+    if params:
+        return lambda: fn(device)
+    return lambda: fn()
+
+
+class SeatButton:
+    """One push button wired between a GPIO pin and ground (pull-up, active low).
+
+    ``when_pressed``, ``when_held`` (once, ``hold_time`` after an accepted press while
+    still pressed) and ``when_released`` take no argument or this button. During
+    ``when_released``, ``was_held`` tells whether the press had become a hold.
+    Callbacks run on the thread that saw the edge (gpiozero's) or on the clock's
+    thread (holds, debounce re-checks), one at a time per button.
+    """
+
+    def __init__(self, pin: int, *, name: str = "", pin_factory: Any = None,
+                 bounce_ms: float = 30, hold_time: float = 0.6, clock: Clock | None = None):
+        if bounce_ms < 0 or hold_time <= 0:
+            raise ValueError("bounce_ms must be >= 0 and hold_time > 0")
+        self.pin = pin
+        self.name = name or f"GPIO{pin}"
+        self.bounce = bounce_ms / 1000
+        self.hold_time = hold_time
+        self.when_pressed: Callable[..., Any] | None = None
+        self.when_held: Callable[..., Any] | None = None
+        self.when_released: Callable[..., Any] | None = None
+        self._clock = clock or MonotonicClock()
+        self._owns_clock = clock is None
+        self._lock = threading.RLock()
+        self._pressed = False
+        self._held = False
+        self._was_held = False
+        self._last_edge: float | None = None
+        self._recheck: Timer | None = None
+        self._hold_timer: Timer | None = None
+        self._press_count = 0
+        self._changed = threading.Condition(self._lock)
+        self._closed = False
+        try:
+            self._device = DigitalInputDevice(pin, pull_up=True, bounce_time=None,
+                                              pin_factory=pin_factory)
+        except Exception as exc:  # gpiozero raises many kinds; callers want one
+            raise SeatError(f"cannot open button {self.name} on GPIO{pin}: {exc}") from exc
+        self._pressed = bool(self._device.is_active)
+        self._device.when_activated = self._on_pressed_edge
+        self._device.when_deactivated = self._on_released_edge
+
+    # state
+    @property
+    def is_pressed(self) -> bool:
+        """True while the (debounced) button is down."""
+        return self._pressed
+
+    @property
+    def is_held(self) -> bool:
+        """True once the current press has lasted ``hold_time``."""
+        return self._held
+
+    @property
+    def was_held(self) -> bool:
+        """Whether the last completed press had become a hold (read it on release)."""
+        return self._was_held
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    def wait_for_press(self, timeout: float | None = None) -> bool:
+        """Block until the button is pressed (True) or ``timeout`` passes (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._pressed or self._closed, timeout)
+
+    def wait_for_release(self, timeout: float | None = None) -> bool:
+        """Block until the button is released (True) or ``timeout`` passes (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._pressed or self._closed, timeout)
+
+    # edges
+    def _on_pressed_edge(self) -> None:
+        self._edge(True)
+
+    def _on_released_edge(self) -> None:
+        self._edge(False)
+
+    def _edge(self, pressed: bool) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            now = self._clock.now()
+            if self._last_edge is not None and now - self._last_edge < self.bounce:
+                self._schedule_recheck(self._last_edge + self.bounce - now)
+                return
+            self._accept(pressed, now)
+
+    def _schedule_recheck(self, delay: float) -> None:
+        if self._recheck is None:
+            self._recheck = self._clock.call_later(delay, self._do_recheck)
+
+    def _do_recheck(self) -> None:
+        """The bounce window closed: follow the pin if an ignored edge left us behind."""
+        with self._lock:
+            self._recheck = None
+            if self._closed:
+                return
+            level = bool(self._device.is_active)
+            if level != self._pressed:
+                self._accept(level, self._clock.now())
+
+    def _accept(self, pressed: bool, now: float) -> None:
+        if pressed == self._pressed:
+            return
+        self._last_edge = now
+        self._pressed = pressed
+        self._changed.notify_all()
+        if pressed:
+            self._held = False
+            self._press_count += 1
+            count = self._press_count
+            self._hold_timer = self._clock.call_later(self.hold_time,
+                                                      lambda: self._do_hold(count))
+            self._fire(self.when_pressed)
+        else:
+            if self._hold_timer is not None:
+                self._hold_timer.cancel()
+                self._hold_timer = None
+            self._was_held, self._held = self._held, False
+            self._fire(self.when_released)
+
+    def _do_hold(self, count: int) -> None:
+        with self._lock:
+            if self._closed or count != self._press_count or not self._pressed:
+                return
+            self._hold_timer = None
+            self._held = True
+            self._fire(self.when_held)
+
+    def _fire(self, fn: Callable[..., Any] | None) -> None:
+        call = _caller(fn, self)
+        if call is None:
+            return
+        try:
+            call()
+        except Exception:  # one bad handler must not wedge the button
+            log.exception("button %s callback failed", self.name)
+
+    # life cycle
+    def close(self) -> None:
+        """Release the pin and cancel timers. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for timer in (self._recheck, self._hold_timer):
+                if timer is not None:
+                    timer.cancel()
+            self._changed.notify_all()
+        self._device.close()
+        if self._owns_clock:
+            close = getattr(self._clock, "close", None)
+            if close:
+                close()
+
+    def __enter__(self) -> "SeatButton":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else ("held" if self._held else
+                                               "pressed" if self._pressed else "released")
+        return f"<SeatButton {self.name} GPIO{self.pin} {state}>"
+
+
+class SeatButtons:
+    """A seat's three buttons: ``previous``, ``select`` and ``next``."""
+
+    def __init__(self, previous: int, select: int, next: int, *, pin_factory: Any = None,
+                 bounce_ms: float = 30, hold_time: float = 0.6, clock: Clock | None = None):
+        opened: list[SeatButton] = []
+        try:
+            for role, pin in zip(ROLES, (previous, select, next)):
+                opened.append(SeatButton(pin, name=role, pin_factory=pin_factory,
+                                         bounce_ms=bounce_ms, hold_time=hold_time,
+                                         clock=clock))
+        except Exception:
+            for button in opened:
+                button.close()
+            raise
+        self.previous, self.select, self.next = opened
+
+    def __iter__(self):
+        return iter((self.previous, self.select, self.next))
+
+    def __getitem__(self, role: str) -> SeatButton:
+        if role not in ROLES:
+            raise KeyError(f"no button {role!r}; buttons are {', '.join(ROLES)}")
+        return getattr(self, role)
+
+    def close(self) -> None:
+        """Close all three buttons. Idempotent."""
+        for button in self:
+            button.close()
+
+    def __enter__(self) -> "SeatButtons":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

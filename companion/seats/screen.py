@@ -1,0 +1,187 @@
+"""Draw a seat's display model into a 1-bit image; the drawing knows no device.
+
+Layout, for the usual 128x64 landscape panel (8 text rows of 21 characters, each row
+exactly one SSD1306 page, so changing one line re-sends one 128-byte page):
+
+    row 0      title, bold, centred
+    rows 1-5   the public ``lines`` (rows 1-7 when there are no choices)
+    row 6      a rule; while browsing ``< 2/5 >`` in its middle
+    row 7      the highlighted choice (masked at rest when it is secret)
+
+A portrait panel (rotation 1 or 3, 64x128) uses the same rows: 16 rows of 10 characters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import segno
+from PIL import Image, ImageDraw
+
+from companion.engine.display import Display
+
+from . import font
+
+WIDTH = 128
+HEIGHT = 64
+
+#: What a seat screen can show; ``Seat`` picks one from its state.
+MODES = ("rest", "browse", "private", "qr", "dim", "blank")
+
+MARGIN = 1  #: left margin in pixels
+
+
+@dataclass(frozen=True)
+class ScreenState:
+    """Everything a screen needs to draw one frame (a pure value: same state, same pixels)."""
+
+    mode: str = "rest"
+    display: Display | None = None
+    highlight: int = 0
+    seat_number: int = 1
+    qr_url: str | None = None
+
+
+class _Canvas:
+    """A blank 1-bit image plus the text grid that fits it."""
+
+    def __init__(self, size: tuple[int, int]):
+        self.image = Image.new("1", size, 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.width, self.height = size
+        self.rows = self.height // font.LINE_H
+        self.cols = (self.width - MARGIN) // font.ADVANCE
+        self.bold_cols = (self.width - MARGIN + 1) // font.advance(bold=True)
+
+    def text(self, row: int, text: str, *, x: int = MARGIN, bold: bool = False) -> None:
+        cols = self.bold_cols if bold else self.cols
+        cols -= (x - MARGIN) // font.advance(bold=bold)
+        font.draw_text(self.draw, (x, row * font.LINE_H), font.fit(text, cols), bold=bold)
+
+    def centred(self, row: int, text: str, *, bold: bool = False,
+                left: int = 0, width: int | None = None) -> None:
+        width = self.width - left if width is None else width
+        cols = (width - MARGIN + (1 if bold else 0)) // font.advance(bold=bold)
+        text = font.fit(text, cols)
+        x = left + (width - font.text_width(text, bold=bold)) // 2
+        font.draw_text(self.draw, (x, row * font.LINE_H), text, bold=bold)
+
+    def rule(self, row: int, x0: int = 0, x1: int | None = None) -> None:
+        y = row * font.LINE_H + 3
+        self.draw.line((x0, y, self.width - 1 if x1 is None else x1, y), fill=1)
+
+
+def render(state: ScreenState, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
+    """Draw ``state`` into a new mode "1" image of ``size`` (width, height)."""
+    if state.mode not in MODES:
+        raise ValueError(f"unknown screen mode {state.mode!r}; expected one of {MODES}")
+    canvas = _Canvas(size)
+    if state.mode == "qr":
+        _draw_qr(canvas, state.qr_url or "", state.seat_number)
+    elif state.display is None or state.mode == "blank":
+        pass
+    elif state.mode == "dim":
+        canvas.centred(canvas.rows // 2 - 1, state.display.title)
+    elif state.mode == "private":
+        _draw_private(canvas, state.display)
+    else:
+        _draw_main(canvas, state.display, state.highlight, browsing=state.mode == "browse")
+    return canvas.image
+
+
+def _draw_lines(canvas: _Canvas, lines: Sequence[str], first: int, last: int) -> None:
+    """Lines into rows ``first..last``; an overflow ends in a "+N more" row."""
+    room = last - first + 1
+    if room <= 0:
+        return
+    shown = list(lines)
+    if len(shown) > room:
+        hidden = len(shown) - (room - 1)
+        shown = shown[: room - 1] + [f"+{hidden} more"]
+    for offset, line in enumerate(shown):
+        canvas.text(first + offset, line)
+
+
+def _draw_main(canvas: _Canvas, display: Display, highlight: int, browsing: bool) -> None:
+    canvas.centred(0, display.title, bold=True)
+    if not display.choices:
+        _draw_lines(canvas, display.lines, 1, canvas.rows - 1)
+        return
+    _draw_lines(canvas, display.lines, 1, canvas.rows - 3)
+    count = len(display.choices)
+    index = highlight % count
+    choice = display.choices[index]
+    position = f"{index + 1}/{count}"
+    rule_row, choice_row = canvas.rows - 2, canvas.rows - 1
+    if browsing:
+        label = f"< {position} >"
+        half = (canvas.width - font.text_width(label)) // 2
+        canvas.rule(rule_row, 0, half - 4)
+        canvas.rule(rule_row, canvas.width - half + 3)
+        canvas.centred(rule_row, label)
+        canvas.centred(choice_row, choice.label)
+    elif choice.secret:
+        canvas.rule(rule_row)
+        canvas.text(choice_row, f"? {position} - press to see")
+    else:
+        canvas.rule(rule_row)
+        canvas.text(choice_row, "> " + choice.label)
+
+
+def _draw_private(canvas: _Canvas, display: Display) -> None:
+    canvas.centred(0, "PRIVATE", bold=True)
+    canvas.rule(0, 0, 8)
+    canvas.rule(0, canvas.width - 9)
+    lines = display.private or ("(nothing private)",)
+    _draw_lines(canvas, lines, 1, canvas.rows - 1)
+
+
+def qr_matrix(url: str) -> list[list[bool]]:
+    """The QR code of ``url`` (error level L, smallest version) as rows of dark modules.
+
+    Version 3 (29x29, drawn at 2 pixels a module) holds 53 characters of any kind, or
+    77 of the QR "alphanumeric" set (0-9 A-Z space $%*+-./:), so either
+    ``http://10.42.0.1:8000/seat/<22-char token_urlsafe(16)>`` (49) or an upper-case
+    ``HTTP://10.42.0.1:8000/J/<32 hex digits>`` (56) fits. Longer URLs get a bigger
+    version drawn at 1 pixel a module, which phones read less easily.
+    """
+    qr = segno.make_qr(url, error="l", boost_error=False)
+    return [[bool(v) for v in row] for row in qr.matrix]
+
+
+def qr_scale(modules: int, room: int) -> int:
+    """Pixels per module: 2 when the code plus a 2-pixel light border fits ``room``."""
+    return 2 if modules * 2 + 4 <= room else 1
+
+
+def _draw_qr(canvas: _Canvas, url: str, seat_number: int) -> None:
+    side = min(canvas.width, canvas.height)
+    matrix = qr_matrix(url)
+    if len(matrix) + 2 <= side:
+        _draw_code(canvas, matrix, side)
+    else:  # not even at 1 pixel a module: say so rather than clip the code
+        for row, words in enumerate(("link too", "long for", "a QR code"), start=2):
+            canvas.centred(row, words, width=side)
+    if canvas.width >= canvas.height:  # landscape: words to the right of the code
+        left, width, top = side, canvas.width - side, 0
+    else:  # portrait: words below the code
+        left, width, top = 0, canvas.width, side // font.LINE_H
+    canvas.centred(top + 1, "SEAT", bold=True, left=left, width=width)
+    number = str(seat_number)
+    x = left + (width - font.text_width(number, scale=2, bold=True)) // 2
+    font.draw_text(canvas.draw, (x, (top + 2) * font.LINE_H + 2), number, scale=2, bold=True)
+    canvas.centred(top + 5, "scan to", left=left, width=width)
+    canvas.centred(top + 6, "join", left=left, width=width)
+
+
+def _draw_code(canvas: _Canvas, matrix: list[list[bool]], side: int) -> None:
+    scale = qr_scale(len(matrix), side)
+    # Normal polarity (dark modules on a lit square) scans on every phone; the lit
+    # square around the code is its quiet zone.
+    canvas.draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    origin = (side - len(matrix) * scale) // 2
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = origin + x * scale, origin + y * scale
+                canvas.draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)

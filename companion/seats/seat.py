@@ -1,0 +1,436 @@
+"""One seat's hardware: three buttons, a screen and an optional LED, driven by a Display.
+
+How the buttons work (DESIGN.md, Seats):
+
+* previous / next move the highlight through the choices (wrapping) and start
+  *browsing*: for ``browse_timeout`` seconds after the last press the highlighted
+  choice's label shows even when it is secret, with its position ("< 2/5 >").
+* select, pressed and released before ``hold_time``, confirms the highlighted choice:
+  ``when_action(action)`` gets the choice's action dict. When the label is not on
+  screen (a secret choice, masked at rest) that press only reveals it.
+* select held for ``hold_time`` shows the seat's ``private`` lines until released; a hold
+  never confirms.
+* after ``dim_after`` seconds without a press or a new display the screen dims; the
+  next press only wakes it (its hold and release are ignored too).
+* while the join QR code shows (an unclaimed seat) a press calls ``when_claimed()``.
+
+Button callbacks arrive on gpiozero's and the clock's threads, ``show()`` from the
+runtime's: one re-entrant lock guards the state, and the ``when_*`` callbacks are called
+after it is released, so they may call ``show()`` or take the runtime's own locks.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from PIL import Image
+
+from companion.engine.display import Choice, Display
+
+from .buttons import Clock, MonotonicClock, SeatButtons
+from .screen import ScreenState, render
+
+log = logging.getLogger(__name__)
+
+#: Contrast levels: luma's default for a lit seat, the lowest for a dimmed one.
+CONTRAST = 0xCF
+DIM_CONTRAST = 0x00
+LED_STATES = ("on", "blink", "off")
+#: Timers compare times computed two ways (``now + delay`` against ``due - start``),
+#: which differ in the last bits; a millisecond of slack keeps a timer that fires on
+#: time from finding itself a hair early and never firing again.
+SLACK = 0.001
+
+
+class Seat:
+    """A seat at the table. ``open_seats()`` builds them; the runtime talks to them.
+
+    ``device`` is anything with luma's ``display(image)``, ``contrast(level)``, ``size``
+    and ``cleanup()`` (a ``PageDiffSSD1306`` on a Pi and in the simulator); ``led`` a
+    gpiozero ``LED`` / ``PWMLED`` or None. ``number`` counts from 1.
+    """
+
+    def __init__(self, number: int, buttons: SeatButtons, device: Any, led: Any = None, *,
+                 clock: Clock | None = None, dim_after: float = 300.0,
+                 browse_timeout: float = 4.0, contrast: int = CONTRAST,
+                 dim_contrast: int = DIM_CONTRAST, name: str = ""):
+        self.number = number
+        self.name = name or f"Seat {number}"
+        self.buttons = buttons
+        self.device = device
+        self.led = led
+        #: ``when_action(action)``: select confirmed a choice; gets its action dict.
+        self.when_action: Callable[[dict[str, Any]], Any] | None = None
+        #: ``when_claimed()``: a button was pressed while the join QR code showed.
+        self.when_claimed: Callable[[], Any] | None = None
+        #: ``when_changed()``: the screen image or the LED state changed (for /sim).
+        self.when_changed: Callable[[], Any] | None = None
+        self.dim_after = dim_after
+        self.browse_timeout = browse_timeout
+        self._contrast = contrast
+        self._dim_contrast = dim_contrast
+        self._clock = clock or MonotonicClock()
+        self._owns_clock = clock is None
+        self._lock = threading.RLock()
+        self._depth = 0  # nesting of _guard() in the thread holding the lock
+        self._pending: list[Callable[[], Any]] = []  # callbacks to run after unlocking
+        self._display: Display | None = None
+        self._qr_url: str | None = None
+        self._highlight = 0
+        self._browse_until = 0.0
+        self._last_activity = self._clock.now()
+        self._dimmed = False
+        self._private = False
+        self._swallow: set[str] = set()  # buttons whose current press only woke us
+        self._reveal_only = False  # select's current press only revealed a label
+        self._image: Image.Image | None = None
+        self._led_state = "off"
+        self._timers: dict[str, Any] = {}
+        self._redraw_failed = False
+        self._closed = False
+        self._wire()
+        with self._guard():
+            self._schedule_dim()
+            self._redraw()
+
+    # -- what the runtime calls -------------------------------------------------------
+    def show(self, display: Display) -> None:
+        """Show a new display model; the screen is redrawn only if its image changed.
+
+        The highlight stays on the same action if it is still offered, else goes to 0.
+        A display that differs from the last one counts as activity (wakes a dim screen).
+        """
+        with self._guard():
+            if self._closed:
+                return
+            previous, self._display = self._display, display
+            self._highlight = _same_action_index(previous, display, self._highlight)
+            if display != previous or self._qr_url is not None:
+                self._activity()
+            self._qr_url = None
+            self._apply_led(display.led)
+            self._redraw()
+
+    def show_qr(self, url: str) -> None:
+        """Show the join QR code of an unclaimed seat, until the next ``show()``.
+
+        URLs up to 53 characters (77 in upper case) fit a 29x29 code at 2 pixels a
+        module; see ``screen.qr_matrix``.
+        """
+        with self._guard():
+            if self._closed:
+                return
+            if url != self._qr_url:
+                self._activity()
+            self._qr_url = url
+            self._private = False
+            self._browse_until = 0.0
+            self._apply_led("off")
+            self._redraw()
+
+    def tick(self) -> None:
+        """Re-check dimming and browsing, and retry a failed screen update.
+
+        The seat's timers run on the clock by themselves; calling this too is harmless.
+        """
+        with self._guard():
+            if self._closed:
+                return
+            self._check_timers()
+
+    @property
+    def display(self) -> Display | None:
+        """The display model last given to ``show()`` (None before the first)."""
+        return self._display
+
+    @property
+    def highlight(self) -> int:
+        """Index of the highlighted choice (0 when there are none)."""
+        return self._highlight
+
+    @property
+    def mode(self) -> str:
+        """What the screen shows: rest, browse, private, qr, dim or blank."""
+        with self._lock:
+            return self._state().mode
+
+    @property
+    def is_dimmed(self) -> bool:
+        return self._dimmed
+
+    @property
+    def is_browsing(self) -> bool:
+        return self._browse_until - self._clock.now() > SLACK
+
+    @property
+    def is_showing_private(self) -> bool:
+        return self._private
+
+    @property
+    def led_state(self) -> str:
+        """The LED as the display asks for it (on, blink, off), with or without an LED."""
+        return self._led_state
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    def frame(self) -> Image.Image:
+        """A copy of the image last sent to this seat's screen."""
+        with self._lock:
+            if self._image is None:
+                return Image.new("1", self.device.size, 0)
+            return self._image.copy()
+
+    def close(self) -> None:
+        """Release buttons, LED and screen. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for timer in self._timers.values():
+                timer.cancel()
+            self._timers.clear()
+            self._pending.clear()
+        # Outside our lock: a button callback in flight holds its button's lock and
+        # may be waiting for ours.
+        self.buttons.close()
+        if self.led is not None:
+            self.led.close()
+        try:
+            self.device.cleanup()
+        except Exception:  # a screen already gone must not stop the rest closing
+            log.warning("seat %s: screen cleanup failed", self.number, exc_info=True)
+        if self._owns_clock:
+            close = getattr(self._clock, "close", None)
+            if close:
+                close()
+
+    def __enter__(self) -> "Seat":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Seat {self.number} {'closed' if self._closed else self.mode}>"
+
+    # -- locking and callbacks ----------------------------------------------------------
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Hold the lock; on the way out, run queued callbacks with the lock released."""
+        calls: list[Callable[[], Any]] = []
+        with self._lock:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    calls, self._pending = self._pending, []
+        for call in calls:
+            try:
+                call()
+            except Exception:  # the runtime's bug must not kill a button thread
+                log.exception("seat %s: callback failed", self.number)
+
+    def _later(self, name: str, *args: Any) -> None:
+        """Queue ``self.<name>(*args)``, looked up when it runs, if it is set."""
+        def call() -> None:
+            fn = getattr(self, name)
+            if fn is not None:
+                fn(*args)
+        if name == "when_changed" and any(getattr(c, "changed", False) for c in self._pending):
+            return  # one notice per batch is enough
+        call.changed = name == "when_changed"  # type: ignore[attr-defined]
+        self._pending.append(call)
+
+    # -- buttons ----------------------------------------------------------------------
+    def _wire(self) -> None:
+        b = self.buttons
+        b.previous.when_pressed = lambda: self._on_move(-1, "previous")
+        b.next.when_pressed = lambda: self._on_move(+1, "next")
+        b.previous.when_released = lambda: self._on_release_other("previous")
+        b.next.when_released = lambda: self._on_release_other("next")
+        b.select.when_pressed = self._on_select_pressed
+        b.select.when_held = self._on_select_held
+        b.select.when_released = self._on_select_released
+
+    def _woke(self, role: str) -> bool:
+        """Count a press as activity. Pressed on a dim screen (which it wakes) or on the
+        join QR code (where it claims the seat), the press is eaten, release included."""
+        was_dim = self._dimmed
+        self._activity()
+        if not was_dim and self._qr_url is not None:
+            # The runtime will likely show() the seat's display at once: this press's
+            # release must not then confirm whatever happens to be highlighted.
+            self._later("when_claimed")
+        if was_dim or self._qr_url is not None:
+            self._swallow.add(role)
+            return True
+        return False
+
+    def _on_move(self, step: int, role: str) -> None:
+        with self._guard():
+            if self._closed or self._private:  # while select is held the others wait
+                return
+            if not self._woke(role):
+                count = len(self._display.choices) if self._display else 0
+                if count:
+                    self._highlight = (self._highlight + step) % count
+                self._browse()
+            self._redraw()
+
+    def _on_release_other(self, role: str) -> None:
+        with self._guard():
+            if not self._closed:
+                self._swallow.discard(role)
+                self._activity()
+
+    def _on_select_pressed(self) -> None:
+        with self._guard():
+            self._reveal_only = False
+            if self._closed:
+                return
+            if not self._woke("select"):
+                choice = self._highlighted()
+                # A masked label: the player cannot see what this press would confirm.
+                self._reveal_only = (choice is not None and choice.secret
+                                     and not self.is_browsing)
+                self._browse()
+            self._redraw()
+
+    def _on_select_held(self) -> None:
+        with self._guard():
+            if self._closed or "select" in self._swallow or self._qr_url is not None:
+                return
+            self._private = True
+            self._redraw()
+
+    def _on_select_released(self) -> None:
+        with self._guard():
+            if self._closed:
+                return
+            if "select" in self._swallow:
+                self._swallow.discard("select")
+            elif self._private or self.buttons.select.was_held:
+                self._private = False
+                self._browse()
+            elif not self._reveal_only and self._qr_url is None:
+                choice = self._highlighted()
+                if choice is not None:
+                    self._later("when_action", dict(choice.action))
+                    self._browse_until = 0.0  # back to rest: a secret label hides again
+            self._reveal_only = False
+            self._activity()
+            self._redraw()
+
+    # -- state ------------------------------------------------------------------------
+    def _highlighted(self) -> Choice | None:
+        if not self._display or not self._display.choices:
+            return None
+        return self._display.choices[self._highlight % len(self._display.choices)]
+
+    def _browse(self) -> None:
+        self._browse_until = self._clock.now() + self.browse_timeout
+        self._schedule("browse", self.browse_timeout)
+
+    def _activity(self) -> None:
+        self._last_activity = self._clock.now()
+        if self._dimmed:
+            self._dimmed = False
+            self._set_contrast(self._contrast)
+        self._schedule_dim()
+
+    def _schedule_dim(self) -> None:
+        if self.dim_after > 0:
+            self._schedule("dim", self.dim_after)
+
+    def _schedule(self, name: str, delay: float) -> None:
+        old = self._timers.pop(name, None)
+        if old is not None:
+            old.cancel()
+        self._timers[name] = self._clock.call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        with self._guard():
+            if not self._closed:
+                self._check_timers()
+
+    def _check_timers(self) -> None:
+        now = self._clock.now()
+        if (self.dim_after > 0 and not self._dimmed and not self._private
+                and not any(b.is_pressed for b in self.buttons)
+                and now - self._last_activity >= self.dim_after - SLACK):
+            self._dimmed = True
+            self._browse_until = 0.0
+            self._set_contrast(self._dim_contrast)
+        self._redraw()
+
+    def _state(self) -> ScreenState:
+        if self._qr_url is not None:
+            return ScreenState("qr", None, 0, self.number, self._qr_url)
+        if self._display is None:
+            return ScreenState("blank", None, 0, self.number)
+        if self._dimmed:
+            mode = "dim"
+        elif self._private:
+            mode = "private"
+        elif self.is_browsing:
+            mode = "browse"
+        else:
+            mode = "rest"
+        return ScreenState(mode, self._display, self._highlight, self.number)
+
+    # -- output -----------------------------------------------------------------------
+    def _redraw(self) -> None:
+        image = render(self._state(), self.device.size)
+        if (self._image is not None and not self._redraw_failed
+                and image.tobytes() == self._image.tobytes()):
+            return
+        try:
+            self.device.display(image)
+        except Exception:  # a loose cable must not take the runtime down; tick() retries
+            self._redraw_failed = True
+            invalidate = getattr(self.device, "invalidate", None)
+            if invalidate:
+                invalidate()
+            log.warning("seat %s: screen update failed", self.number, exc_info=True)
+            return
+        self._redraw_failed = False
+        self._image = image
+        self._later("when_changed")
+
+    def _set_contrast(self, level: int) -> None:
+        try:
+            self.device.contrast(level)
+        except Exception:
+            log.warning("seat %s: contrast change failed", self.number, exc_info=True)
+
+    def _apply_led(self, state: str) -> None:
+        state = state if state in LED_STATES else "off"
+        if state == self._led_state:
+            return
+        self._led_state = state
+        self._later("when_changed")
+        if self.led is None:
+            return
+        if state == "on":
+            self.led.on()
+        elif state == "blink":
+            self.led.blink(on_time=0.5, off_time=0.5)
+        else:
+            self.led.off()
+
+
+def _same_action_index(previous: Display | None, display: Display, highlight: int) -> int:
+    """Where the highlighted action of ``previous`` sits in ``display`` (0 if gone)."""
+    if previous is None or not previous.choices or not display.choices:
+        return 0
+    action = previous.choices[highlight % len(previous.choices)].action
+    for index, choice in enumerate(display.choices):
+        if choice.action == action:
+            return index
+    return 0

@@ -1,0 +1,358 @@
+"""A page-diffing SSD1306 driver, a counting test interface and a TCA9548A channel.
+
+luma.oled's ``ssd1306.display()`` sends the column/page window (6 command bytes) and all
+1,024 data bytes on every call, even for an identical frame: about 23 ms of I2C time at
+400 kHz, per seat, per redraw. ``PageDiffSSD1306`` keeps the 8 pages (128 bytes each) it
+last sent and sends only the pages that changed, one address window per run of
+consecutive changed pages; an identical frame costs nothing.
+
+A luma serial interface is three methods: ``command(*cmd)``, ``data(data)``, ``cleanup()``.
+``CountingInterface`` is one that counts bytes and models the panel's display RAM, so tests
+(and the simulated table) can read back what the panel would show. ``MuxChannel`` wraps
+an interface so that every transfer first selects its channel on a TCA9548A.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, fields
+from typing import Any, Iterable, Protocol, Sequence
+
+import luma.oled.device
+from PIL import Image
+
+#: Bits on the wire per byte on I2C: 8 data bits and the ACK.
+I2C_BITS_PER_BYTE = 9
+
+
+@dataclass
+class DriverStats:
+    """What the driver handed to its interface since construction (or ``reset()``).
+
+    ``transfers`` counts ``command()`` and ``data()`` calls: on I2C each is one write
+    with its own address byte and control byte on the wire.
+    """
+
+    command_bytes: int = 0
+    data_bytes: int = 0
+    transfers: int = 0
+    frames: int = 0  #: ``display()`` calls that sent at least one page
+    unchanged_frames: int = 0  #: ``display()`` calls that sent nothing
+    pages: int = 0  #: 128-byte pages sent
+
+    def reset(self) -> None:
+        for f in fields(self):
+            setattr(self, f.name, 0)
+
+    def copy(self) -> "DriverStats":
+        return DriverStats(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+    def __sub__(self, other: "DriverStats") -> "DriverStats":
+        return DriverStats(**{f.name: getattr(self, f.name) - getattr(other, f.name)
+                              for f in fields(self)})
+
+    @property
+    def wire_bytes(self) -> int:
+        """Bytes on the I2C wire: payload plus an address and a control byte per write."""
+        return self.command_bytes + self.data_bytes + 2 * self.transfers
+
+    def bus_seconds(self, hz: int = 400_000) -> float:
+        """Time these bytes take on an I2C bus clocked at ``hz`` (start/stop ignored)."""
+        return self.wire_bytes * I2C_BITS_PER_BYTE / hz
+
+
+def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
+    """Pack a mode "1" image into SSD1306 pages: byte x of page p holds pixels
+    (x, 8p) .. (x, 8p + 7), least significant bit on top.
+    """
+    # Flipping then transposing turns each pixel column into a row of bytes whose
+    # most significant bit is the lowest pixel: exactly a page byte, and PIL packs
+    # it in C, which is far quicker than a Python loop over 8,192 pixels.
+    raw = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).transpose(
+        Image.Transpose.TRANSPOSE).tobytes()
+    return [raw[pages - 1 - p::pages] for p in range(pages)]
+
+
+def changed_runs(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[tuple[int, int]]:
+    """Runs ``(first, last)`` of consecutive pages that differ; all pages if ``old`` is None."""
+    runs: list[tuple[int, int]] = []
+    for page, data in enumerate(new):
+        if old is not None and old[page] == data:
+            continue
+        if runs and runs[-1][1] == page - 1:
+            runs[-1] = (runs[-1][0], page)
+        else:
+            runs.append((page, page))
+    return runs
+
+
+class PageDiffSSD1306(luma.oled.device.ssd1306):
+    """luma's SSD1306 driver, sending only the 128-byte pages that changed.
+
+    Same constructor as ``luma.oled.device.ssd1306``. The clear frame sent during
+    construction is the first frame and sends every page (the panel's RAM is unknown at
+    power-up); after that an identical frame sends nothing. ``invalidate()`` forgets
+    what the panel holds, so the next frame is sent whole (after a bus error, a panel
+    power cycle). ``stats`` counts what went to the interface.
+    """
+
+    def __init__(self, serial_interface: Any = None, width: int = 128, height: int = 64,
+                 rotate: int = 0, **kwargs: Any):
+        self.stats = DriverStats()
+        self._sent: list[bytes] | None = None
+        self.lock = threading.RLock()  #: held while a frame goes out
+        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+
+    def command(self, *cmd: int) -> None:
+        self.stats.command_bytes += len(cmd)
+        self.stats.transfers += 1
+        super().command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self.stats.data_bytes += len(data)
+        self.stats.transfers += 1
+        super().data(data)
+
+    def invalidate(self) -> None:
+        """Forget the panel's contents: the next ``display()`` sends every page."""
+        with self.lock:
+            self._sent = None
+
+    def display(self, image: Image.Image) -> None:
+        """Show a 1-bit image of the device's ``size``, sending only changed pages."""
+        assert image.mode == self.mode
+        assert image.size == self.size
+        pages = pack_pages(self.preprocess(image), self._pages)
+        with self.lock:
+            runs = changed_runs(self._sent, pages)
+            if not runs:
+                self.stats.unchanged_frames += 1
+                return
+            # Unknown until every run went out: if a transfer fails midway the panel
+            # holds a mix of frames, and the next frame must be sent whole.
+            self._sent = None
+            for first, last in runs:
+                self._send_run(first, last, pages)
+            self._sent = pages
+            self.stats.frames += 1
+
+    def _send_run(self, first: int, last: int, pages: Sequence[bytes]) -> None:
+        const = self._const
+        self.command(const.COLUMNADDR, self._colstart, self._colend - 1,
+                     const.PAGEADDR, first, last)
+        self.data(list(b"".join(pages[first:last + 1])))
+        self.stats.pages += last - first + 1
+
+
+# -- the counting interface -------------------------------------------------------------
+
+#: How many argument bytes follow each SSD1306 command that takes any.
+_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1,
+         0x8D: 1, 0xA3: 2, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+
+
+class CountingInterface:
+    """A luma serial interface that sends nothing, counts bytes and models the panel.
+
+    It parses the SSD1306 command stream (addressing mode, column/page windows, page
+    start, contrast, display on/off) and writes data into a 1-bit display RAM the way
+    the controller does, so ``image()`` is the frame the panel would show.
+    """
+
+    def __init__(self, width: int = 128, height: int = 64, *, keep_log: bool = False):
+        self.width, self.height = width, height
+        self.pages = height // 8
+        self.ram = bytearray(width * self.pages)
+        self.command_bytes = 0
+        self.data_bytes = 0
+        self.transfers = 0
+        self.contrast = 0x7F  # the SSD1306's reset value
+        self.is_on = False
+        #: ("command", bytes) / ("data", bytes) per transfer, when ``keep_log``.
+        self.log: list[tuple[str, bytes]] | None = [] if keep_log else None
+        self.is_closed = False
+        self._pending: list[int] = []  # a command still waiting for argument bytes
+        self._mode = 2  # page addressing, the controller's reset mode
+        self._cols = (0, width - 1)
+        self._page_window = (0, self.pages - 1)
+        self._col = 0
+        self._page = 0
+
+    # luma's three methods
+    def command(self, *cmd: int) -> None:
+        self.command_bytes += len(cmd)
+        self.transfers += 1
+        if self.log is not None:
+            self.log.append(("command", bytes(cmd)))
+        for byte in cmd:
+            self._feed(byte)
+
+    def data(self, data: Iterable[int]) -> None:
+        data = bytes(data)
+        self.data_bytes += len(data)
+        self.transfers += 1
+        if self.log is not None:
+            self.log.append(("data", data))
+        for byte in data:
+            self._write(byte)
+
+    def cleanup(self) -> None:
+        self.is_closed = True
+
+    def reset_counts(self) -> None:
+        """Zero the byte counters (and the log); the modelled RAM is kept."""
+        self.command_bytes = self.data_bytes = self.transfers = 0
+        if self.log is not None:
+            self.log.clear()
+
+    def image(self) -> Image.Image:
+        """The display RAM as a mode "1" image, in the panel's own orientation."""
+        # The inverse of pack_pages: lay the page bytes out as the rows of the
+        # flipped, transposed image, then turn it back.
+        raw = bytearray(len(self.ram))
+        for page in range(self.pages):
+            raw[self.pages - 1 - page::self.pages] = self.ram[page * self.width:
+                                                              (page + 1) * self.width]
+        turned = Image.frombytes("1", (self.height, self.width), bytes(raw))
+        return turned.transpose(Image.Transpose.TRANSPOSE).transpose(
+            Image.Transpose.FLIP_TOP_BOTTOM)
+
+    # the controller model
+    def _feed(self, byte: int) -> None:
+        pending = self._pending
+        pending.append(byte)
+        if len(pending) - 1 < _ARGS.get(pending[0], 0):
+            return
+        self._pending = []
+        self._execute(pending[0], pending[1:])
+
+    def _execute(self, op: int, args: list[int]) -> None:
+        if op == 0x20:
+            self._mode = args[0] & 0x03
+        elif op == 0x21:
+            self._cols = (args[0] & 0x7F, args[1] & 0x7F)
+            self._col = self._cols[0]
+        elif op == 0x22:
+            self._page_window = (args[0] & 0x07, args[1] & 0x07)
+            self._page = self._page_window[0]
+        elif op == 0x81:
+            self.contrast = args[0]
+        elif op in (0xAE, 0xAF):
+            self.is_on = op == 0xAF
+        elif 0xB0 <= op <= 0xB7:
+            self._page = op & 0x07
+        elif op <= 0x0F:
+            self._col = (self._col & 0xF0) | op
+        elif op <= 0x1F:
+            self._col = (self._col & 0x0F) | ((op & 0x0F) << 4)
+
+    def _write(self, byte: int) -> None:
+        if self._page < self.pages and self._col < self.width:
+            self.ram[self._page * self.width + self._col] = byte
+        first_col, last_col = self._cols
+        first_page, last_page = self._page_window
+        if self._mode == 2:  # page mode: the column stops at the end of the page
+            self._col = min(self._col + 1, self.width - 1)
+        elif self._mode == 1:  # vertical: down the pages first
+            if self._page >= last_page:
+                self._page = first_page
+                self._col = first_col if self._col >= last_col else self._col + 1
+            else:
+                self._page += 1
+        else:  # horizontal: across the window, then the next page
+            if self._col >= last_col:
+                self._col = first_col
+                self._page = first_page if self._page >= last_page else self._page + 1
+            else:
+                self._col += 1
+
+
+# -- TCA9548A multiplexers ----------------------------------------------------------------
+
+class SMBusLike(Protocol):
+    """The one smbus2 call the multiplexer needs."""
+
+    def write_byte(self, i2c_addr: int, value: int) -> None: ...
+
+
+class MuxBus:
+    """One I2C bus carrying one or more TCA9548A multiplexers.
+
+    Every screen behind a multiplexer on this bus shares ``lock``: a transfer is the
+    channel select plus the transfer, and nothing else may reach the bus in between
+    (button callbacks redraw from gpiozero's threads). When a bus has several
+    multiplexers, selecting a channel on one first switches the others off, or two
+    panels at the same address would both listen.
+    """
+
+    def __init__(self, bus: SMBusLike, *, owns_bus: bool = False):
+        self.bus = bus
+        self.lock = threading.RLock()
+        self.select_bytes = 0  #: bytes written to multiplexers (one per select)
+        self._owns_bus = owns_bus
+        self._masks: dict[int, int | None] = {}  # mux address -> last mask, None unknown
+        self._closed = False
+
+    def add_mux(self, address: int) -> None:
+        with self.lock:
+            self._masks.setdefault(address, None)
+
+    def select(self, address: int, channel: int) -> None:
+        """Connect ``channel`` of the multiplexer at ``address`` (others off)."""
+        if not 0 <= channel <= 7:
+            raise ValueError(f"TCA9548A channel must be 0-7, not {channel}")
+        with self.lock:
+            self.add_mux(address)
+            try:
+                for other, mask in self._masks.items():
+                    if other != address and mask != 0:
+                        self._write(other, 0)
+                self._write(address, 1 << channel)
+            except Exception:
+                for other in self._masks:  # a failed write leaves every mux unknown
+                    self._masks[other] = None
+                raise
+
+    def _write(self, address: int, mask: int) -> None:
+        self.bus.write_byte(address, mask)
+        self.select_bytes += 1
+        self._masks[address] = mask
+
+    def channel(self, interface: Any, address: int, channel: int) -> "MuxChannel":
+        """Wrap a luma interface so its transfers go through ``channel`` of mux ``address``."""
+        self.add_mux(address)
+        return MuxChannel(interface, self, address, channel)
+
+    def close(self) -> None:
+        """Close the bus handle if this object opened it. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_bus and hasattr(self.bus, "close"):
+            self.bus.close()
+
+
+class MuxChannel:
+    """A luma serial interface behind one TCA9548A channel.
+
+    Before each ``command()`` / ``data()`` it writes ``1 << channel`` to the multiplexer,
+    holding the bus lock across the select and the transfer.
+    """
+
+    def __init__(self, interface: Any, mux_bus: MuxBus, mux_address: int, channel: int):
+        self.interface = interface
+        self.mux_bus = mux_bus
+        self.mux_address = mux_address
+        self.channel = channel
+
+    def command(self, *cmd: int) -> None:
+        with self.mux_bus.lock:
+            self.mux_bus.select(self.mux_address, self.channel)
+            self.interface.command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        with self.mux_bus.lock:
+            self.mux_bus.select(self.mux_address, self.channel)
+            self.interface.data(data)
+
+    def cleanup(self) -> None:
+        self.interface.cleanup()

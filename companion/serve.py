@@ -1,0 +1,140 @@
+"""``mutiny serve``: the seats, the table runtime and the web app in one process."""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from werkzeug.serving import make_server
+
+from companion.engine import Journal
+from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
+from companion.table import Table
+from companion.web import create_app
+from companion.web.live import Hub
+
+log = logging.getLogger("mutiny")
+
+
+@dataclass
+class ServeOptions:
+    """What `mutiny serve` was asked for (the command line's options)."""
+
+    game: str | None = None
+    seats: int | None = None
+    backend: str | None = None
+    config: str | None = None
+    data_dir: str | None = None
+    host: str | None = None
+    port: int = 8000
+
+
+def default_data_dir() -> Path:
+    """``$MUTINY_DATA_DIR``, else ``$XDG_DATA_HOME/mutiny``, else ``~/.local/share/mutiny``."""
+    if os.environ.get("MUTINY_DATA_DIR"):
+        return Path(os.environ["MUTINY_DATA_DIR"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "mutiny"
+
+
+class Server:
+    """Everything `mutiny serve` runs, built and torn down in one place (for tests too)."""
+
+    def __init__(self, options: ServeOptions):
+        self.options = options
+        backend = options.backend or default_backend()
+        if options.config:
+            config = load_table_config(options.config, backend=backend)
+        else:
+            config = sim_table_config(options.seats or 4) if backend == "sim" else \
+                load_table_config("/etc/mutiny/table.toml", backend=backend)
+        self.backend = backend
+        host = options.host or ("127.0.0.1" if backend == "sim" else "0.0.0.0")
+        self.data_dir = Path(options.data_dir) if options.data_dir else default_data_dir()
+        self.journal = Journal(self.data_dir / "journal.sqlite3")
+        self.hardware = open_seats(config, backend)
+        self.hub = Hub()
+        self.table = Table(self.journal, list(self.hardware), base_url="",
+                           hub=self.hub)
+        for seat in self.hardware:
+            # Moving the highlight changes a screen without touching the match: /sim
+            # must still redraw it.
+            seat.when_changed = self.hub.publish
+        self.app = create_app(self.table, self.hub,
+                              sim=self.hardware if backend == "sim" else None)
+        self.http = make_server(host, options.port, self.app, threaded=True)
+        self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
+        self._stop = threading.Event()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.http.host}:{self.http.port}"
+
+    def start_table(self) -> None:
+        """Resume the unfinished match, or start the one asked for, or show the lobby."""
+        resumed = self.table.resume()
+        if resumed is not None:
+            if self.options.game and self.options.game != resumed.game.spec.id:
+                log.warning("resuming the unfinished %s match instead of a new %s;"
+                            " end it from the host page first", resumed.game.spec.id,
+                            self.options.game)
+        elif self.options.game:
+            self.table.start(self.options.game, self.options.seats)
+
+    def serve_forever(self) -> None:
+        ticker = threading.Thread(target=self._tick, name="seat-ticker", daemon=True)
+        ticker.start()
+        try:
+            self.http.serve_forever(poll_interval=0.2)
+        finally:
+            self.close()
+
+    def _tick(self) -> None:
+        # Seats dim after idle minutes; the ticker lets them notice without a press.
+        while not self._stop.wait(1.0):
+            self.hardware.tick()
+
+    def shutdown(self, *_: Any) -> None:
+        """Stop serving (safe from a signal handler: the HTTP loop stops in its thread)."""
+        self._stop.set()
+        self.hub.close()
+        threading.Thread(target=self.http.shutdown, daemon=True).start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.hub.close()
+        self.http.server_close()
+        self.hardware.close()
+        self.journal.close()
+
+
+def _public_address(host: str) -> str:
+    """The address phones should use: the bound one, or this machine's own."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent for UDP connect
+            return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
+def serve(options: ServeOptions) -> int:
+    """Run until SIGINT or SIGTERM."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = Server(options)
+    server.start_table()
+    signal.signal(signal.SIGTERM, server.shutdown)
+    signal.signal(signal.SIGINT, server.shutdown)
+    where = f"{server.url}/sim" if server.backend == "sim" else server.url
+    log.info("Mutiny Table (%s seats, %s backend) on %s; journal in %s",
+             server.table.seat_count, server.backend, where, server.data_dir)
+    server.serve_forever()
+    return 0

@@ -1,0 +1,31 @@
+"""The Flask app factory: phones, host, table display and the simulated table."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.table import Table
+from companion.web.live import Hub
+
+#: Templates and static files live in the repository's top-level ``web/`` folder.
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+
+
+def create_app(table: Table, hub: Hub, sim: Any = None,
+               config: dict[str, Any] | None = None) -> Flask:
+    """A Flask app for one table. ``sim`` is the simulated seat backend, if any: with it
+    the ``/sim`` page shows and drives every seat."""
+    app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
+                static_folder=str(WEB_DIR / "static"), static_url_path="/static")
+    app.config.update(MAX_CONTENT_LENGTH=64 * 1024)
+    app.config.update(config or {})
+    app.extensions["mutiny"] = {"table": table, "hub": hub, "sim": sim}
+
+    from companion.web import home
+    app.register_blueprint(home.bp)
+    if sim is not None:
+        from companion.web import sim as sim_pages
+        app.register_blueprint(sim_pages.bp)
+    return app

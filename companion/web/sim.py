@@ -1,0 +1,74 @@
+"""The simulated table: every seat's OLED, live and pixel-exact, with its buttons."""
+from __future__ import annotations
+
+import base64
+
+from flask import Blueprint, Response, abort, current_app, render_template, request, stream_with_context
+
+bp = Blueprint("sim", __name__, url_prefix="/sim")
+BUTTONS = ("previous", "select", "next")
+
+
+def _parts():
+    ext = current_app.extensions["mutiny"]
+    return ext["table"], ext["hub"], ext["sim"]
+
+
+@bp.get("/")
+def page():
+    table, _hub, sim = _parts()
+    return render_template("sim/index.html", seats=range(sim.seat_count),
+                           buttons=BUTTONS)
+
+
+@bp.get("/stream")
+def stream():
+    """Server-Sent Events: each seat's frame (1,024 bytes, 1 bit a pixel, row-major,
+    base64) and LED, sent when it changes; the first event holds every seat."""
+    table, hub, sim = _parts()
+    sent: dict[int, tuple[str, str]] = {}
+
+    def build():
+        changed = []
+        for seat in range(sim.seat_count):
+            frame = base64.b64encode(sim.frame(seat).tobytes()).decode()
+            led = sim.led(seat)
+            if sent.get(seat) != (frame, led):
+                sent[seat] = (frame, led)
+                changed.append({"seat": seat, "frame": frame, "led": led})
+        if not changed:
+            return None
+        return "frames", {"seats": changed, "match": _match_line(table)}
+
+    return Response(stream_with_context(hub.stream(build)), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _match_line(table) -> str:
+    match = table.match
+    if match is None:
+        return "No match yet: seat 1 picks a game."
+    if match.is_over:
+        return f"{match.game.spec.title}: over."
+    return f"{match.game.spec.title}: step {match.step()!r}, action {match.version}."
+
+
+@bp.post("/press")
+def press():
+    """Drive one simulated button: ``{"seat": 0, "button": "select", "down": true}``.
+
+    JSON only: a cross-site form cannot send it without the browser asking first.
+    """
+    _table, _hub, sim = _parts()
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(415 if not request.is_json else 400)
+    seat, button, down = body.get("seat"), body.get("button"), body.get("down")
+    if (type(seat) is not int or not 0 <= seat < sim.seat_count
+            or button not in BUTTONS or type(down) is not bool):
+        return {"code": "bad_press", "message": "seat, button and down are needed"}, 400
+    if down:
+        sim.press(seat, button)
+    else:
+        sim.release(seat, button)
+    return {"ok": True}

@@ -1,0 +1,39 @@
+"""Every registered game, at every seat count, held to the engine's contract."""
+from __future__ import annotations
+
+import pytest
+
+import companion.games
+from companion.engine import Journal
+from tests.engine.contract import Tally, play_and_check
+from tests.engine.toy import GAME as TOY
+
+GAMES = {**companion.games.GAMES, TOY.spec.id: TOY}
+CASES = [(gid, n) for gid, game in GAMES.items()
+         for n in range(game.spec.min_seats, game.spec.max_seats + 1)]
+#: Playouts per game in CI (split over its seat counts); --full plays 1,000 per game.
+PER_GAME = 200
+PER_GAME_FULL = 1000
+
+
+@pytest.fixture(scope="module")
+def journal():
+    with Journal(":memory:") as j:
+        yield j
+
+
+@pytest.mark.parametrize("game_id,seats", CASES)
+def test_random_playouts_keep_the_contract(request, journal, game_id, seats):
+    game = GAMES[game_id]
+    counts = game.spec.max_seats - game.spec.min_seats + 1
+    per_game = PER_GAME_FULL if request.config.full_run else PER_GAME
+    playouts = max(20, -(-per_game // counts))
+    tally = Tally()
+    for seed in range(playouts):
+        # Deep checks on every step of the first playouts, then on every 4th step.
+        play_and_check(game, seats, seed, tally, journal, deep_every=1 if seed < 5 else 4)
+    assert tally.ended == playouts
+    assert tally.rejections > 0 and "unknown_action" in tally.codes
+    if game.has_secrets:
+        # The re-deal test must have re-drawn something, or it proved nothing.
+        assert tally.redeals_changed > 0, f"{game_id}: redeal never changed anything"

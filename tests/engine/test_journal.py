@@ -1,0 +1,108 @@
+"""The journal: on disk, append-only, replays to exactly the same state."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.engine import HOST, ActionRejected, Journal, Match
+from companion.errors import JournalError
+from tests.engine.toy import GAME
+
+
+def games(game_id):
+    assert game_id == GAME.spec.id
+    return GAME
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "journal.sqlite3") as j:
+        yield j
+
+
+def play_some(match):
+    match.apply(0, {"type": "bump"})
+    match.apply(HOST, {"type": "undo"})
+    match.apply(0, {"type": "vote", "seat": 1})
+    match.apply(1, {"type": "vote", "seat": 2})
+
+
+def test_the_journal_is_a_real_sqlite_file_in_wal_mode_with_full_sync(journal):
+    mode = journal._db.execute("PRAGMA journal_mode").fetchone()[0]
+    sync = journal._db.execute("PRAGMA synchronous").fetchone()[0]
+    assert mode == "wal" and sync == 2  # 2 is FULL
+
+
+def test_a_match_reloads_from_disk_to_the_identical_state(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as journal:
+        match = Match.create(GAME, 3, seed="s", names=["Ann", "Bo", "Cy"], journal=journal)
+        play_some(match)
+        expected = match.snapshot()
+    with Journal(path) as journal:
+        assert journal.match_ids() == [match.id]
+        again = journal.load(match.id, games)
+        assert again.snapshot() == expected
+        assert again.names == ["Ann", "Bo", "Cy"]
+        again.apply(2, {"type": "vote", "seat": 0})  # and play on
+        assert journal.entries(match.id)[-2].action == {"type": "vote", "seat": 0}
+
+
+def test_rejected_actions_never_reach_the_journal(journal):
+    match = Match.create(GAME, 3, seed=1, journal=journal)
+    count = len(journal.entries(match.id))
+    for bad in ({"type": "vote", "seat": 0}, {"type": "nope"}, {"type": "vote"}):
+        with pytest.raises(ActionRejected):
+            match.apply(0, bad)
+    assert len(journal.entries(match.id)) == count == match.version
+
+
+def test_the_journal_records_every_entry_in_order_with_chance_outcomes(journal):
+    match = Match.create(GAME, 2, {"rounds": 2}, seed=3, journal=journal)
+    match.apply(0, {"type": "vote", "seat": 1})
+    match.apply(1, {"type": "vote", "seat": 0})
+    entries = journal.entries(match.id)
+    assert [e.seq for e in entries] == list(range(1, match.version + 1))
+    assert [e.actor for e in entries] == ["chance", 0, 1, "chance"]
+
+
+def test_an_action_is_not_applied_when_the_journal_cannot_write_it(journal):
+    match = Match.create(GAME, 3, seed=1, journal=journal)
+    before = match.snapshot()
+    journal.close()
+    with pytest.raises(JournalError):
+        match.apply(0, {"type": "vote", "seat": 1})
+    assert match.snapshot() == before
+
+
+def test_replay_does_not_run_the_generator(journal):
+    match = Match.create(GAME, 2, seed=5, journal=journal)
+    # Rewrite the seed in the header: a replay that drew again would deal other cards.
+    journal._db.execute("UPDATE matches SET seed = 'changed' WHERE id = ?", (match.id,))
+    assert journal.load(match.id, games).snapshot()["state"] == match.snapshot()["state"]
+
+
+def test_a_damaged_file_is_refused_with_what_to_do(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="move it aside"):
+        Journal(path)
+
+
+def test_a_journal_that_does_not_replay_is_refused(journal):
+    match = Match.create(GAME, 2, seed=5, journal=journal)
+    match.apply(0, {"type": "vote", "seat": 1})
+    journal._db.execute("UPDATE entries SET action = '{\"type\":\"vote\",\"seat\":0}'"
+                        " WHERE match_id = ? AND seq = 2", (match.id,))
+    with pytest.raises(JournalError, match="does not replay"):
+        journal.load(match.id, games)
+
+
+def test_close_is_idempotent(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    journal.close()
+    journal.close()
+    assert journal.closed
+    with pytest.raises(sqlite3.ProgrammingError):
+        journal._db.execute("SELECT 1")

@@ -1,0 +1,232 @@
+"""Debounced buttons on gpiozero's MockFactory pins, timed by a manual clock."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.errors import SeatError
+from companion.seats import ManualClock, MonotonicClock, SeatButton, SeatButtons
+
+PIN = 17
+MS = 0.001
+
+
+@pytest.fixture
+def button(factory, clock):
+    with SeatButton(PIN, name="select", pin_factory=factory, clock=clock,
+                    bounce_ms=30, hold_time=0.6) as b:
+        yield b
+
+
+@pytest.fixture
+def events(button):
+    seen: list[tuple[str, float]] = []
+    button.when_pressed = lambda: seen.append(("pressed", button._clock.now()))
+    button.when_held = lambda: seen.append(("held", button._clock.now()))
+    button.when_released = lambda: seen.append(("released", button._clock.now()))
+    return seen
+
+
+def names(events):
+    return [name for name, _ in events]
+
+
+def test_press_and_release(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    assert not button.is_pressed
+    pin.drive_low()
+    assert button.is_pressed and names(events) == ["pressed"]
+    clock.advance(0.1)
+    pin.drive_high()
+    assert not button.is_pressed and names(events) == ["pressed", "released"]
+    assert not button.was_held
+
+
+def test_bouncy_edges_within_the_window_make_one_press(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    for _ in range(5):  # contacts chattering for ~10 ms, ending closed
+        pin.drive_low()
+        clock.advance(1 * MS)
+        pin.drive_high()
+        clock.advance(1 * MS)
+    pin.drive_low()
+    clock.advance(100 * MS)
+    assert names(events) == ["pressed"]
+    assert button.is_pressed
+    for _ in range(3):  # and chattering on the way up, ending open
+        pin.drive_high()
+        clock.advance(2 * MS)
+        pin.drive_low()
+        clock.advance(2 * MS)
+    pin.drive_high()
+    clock.advance(100 * MS)
+    assert names(events) == ["pressed", "released"]
+
+
+def test_a_tap_shorter_than_the_window_still_releases(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    pin.drive_low()
+    clock.advance(10 * MS)
+    pin.drive_high()  # inside the window: ignored as an edge...
+    assert names(events) == ["pressed"]
+    clock.advance(25 * MS)  # ...but read again when the window closes
+    assert names(events) == ["pressed", "released"]
+    assert events[1][1] == pytest.approx(events[0][1] + 30 * MS)
+
+
+def test_edges_further_apart_than_the_window_all_count(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    for _ in range(3):
+        pin.drive_low()
+        clock.advance(31 * MS)
+        pin.drive_high()
+        clock.advance(31 * MS)
+    assert names(events) == ["pressed", "released"] * 3
+
+
+def test_the_window_is_configurable(factory, clock):
+    seen = []
+    with SeatButton(5, pin_factory=factory, clock=clock, bounce_ms=0) as b:
+        b.when_pressed = lambda: seen.append("p")
+        pin = factory.pin(5)
+        for _ in range(3):
+            pin.drive_low()
+            pin.drive_high()
+    assert seen == ["p", "p", "p"]
+
+
+def test_hold_fires_once_after_hold_time(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    pin.drive_low()
+    clock.advance(0.59)
+    assert names(events) == ["pressed"] and not button.is_held
+    clock.advance(0.02)
+    assert names(events) == ["pressed", "held"] and button.is_held
+    clock.advance(5)
+    assert names(events) == ["pressed", "held"]  # no repeats
+    pin.drive_high()
+    assert names(events) == ["pressed", "held", "released"]
+    assert button.was_held and not button.is_held
+
+
+def test_a_short_press_is_not_a_hold(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    pin.drive_low()
+    clock.advance(0.3)
+    pin.drive_high()
+    clock.advance(2)  # the cancelled hold timer must not fire later
+    assert names(events) == ["pressed", "released"]
+    assert not button.was_held
+
+
+def test_a_new_press_does_not_inherit_an_old_hold_timer(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    pin.drive_low()
+    clock.advance(0.5)
+    pin.drive_high()
+    clock.advance(0.05)
+    pin.drive_low()  # pressed again; the first press's timer would be due in 0.05 s
+    clock.advance(0.3)
+    assert "held" not in names(events)
+    clock.advance(0.31)
+    assert names(events)[-1] == "held"
+
+
+def test_callbacks_may_take_the_button_gpiozero_style(factory, clock, button):
+    got = []
+    button.when_pressed = got.append
+    factory.pin(PIN).drive_low()
+    assert got == [button]
+
+
+def test_a_failing_callback_does_not_wedge_the_button(factory, clock, button, events):
+    button.when_pressed = lambda: 1 / 0
+    pin = factory.pin(PIN)
+    pin.drive_low()
+    clock.advance(0.1)
+    pin.drive_high()
+    assert names(events) == ["released"] and not button.is_pressed
+
+
+def test_wait_for_press_and_release(factory, clock, button):
+    assert button.wait_for_press(timeout=0) is False
+    factory.pin(PIN).drive_low()
+    assert button.wait_for_press(timeout=0) is True
+    assert button.wait_for_release(timeout=0) is False
+
+
+def test_close_is_idempotent_and_frees_the_pin(factory, clock):
+    b = SeatButton(PIN, pin_factory=factory, clock=clock)
+    b.close()
+    b.close()
+    assert b.is_closed
+    with SeatButton(PIN, pin_factory=factory, clock=clock) as again:  # pin is free again
+        assert not again.is_pressed
+
+
+def test_no_events_after_close(factory, clock):
+    seen = []
+    b = SeatButton(PIN, pin_factory=factory, clock=clock)
+    b.when_pressed = lambda: seen.append("p")
+    pin = factory.pin(PIN)
+    b.close()
+    pin.drive_low()
+    clock.advance(1)
+    assert seen == []
+
+
+def test_a_pin_in_use_is_a_seat_error(factory, clock):
+    with SeatButton(PIN, pin_factory=factory, clock=clock):
+        with pytest.raises(SeatError, match="GPIO17"):
+            SeatButton(PIN, pin_factory=factory, clock=clock)
+
+
+def test_seat_buttons_open_all_or_nothing(factory, clock):
+    with SeatButton(6, pin_factory=factory, clock=clock):
+        with pytest.raises(SeatError):
+            SeatButtons(5, 6, 13, pin_factory=factory, clock=clock)
+    with SeatButtons(5, 6, 13, pin_factory=factory, clock=clock) as trio:  # 5 was freed
+        assert [b.name for b in trio] == ["previous", "select", "next"]
+        assert trio["next"].pin == 13
+        with pytest.raises(KeyError):
+            trio["back"]
+
+
+# -- clocks -----------------------------------------------------------------------------
+
+def test_manual_clock_runs_calls_in_time_order_at_their_time():
+    clock = ManualClock(start=0)
+    seen = []
+    clock.call_later(2, lambda: seen.append(("b", clock.now())))
+    clock.call_later(1, lambda: seen.append(("a", clock.now())))
+    clock.call_later(3, lambda: seen.append(("c", clock.now()))).cancel()
+    clock.advance(5)
+    assert seen == [("a", 1), ("b", 2)] and clock.now() == 5
+
+
+def test_monotonic_clock_runs_calls_on_its_thread_and_skips_cancelled_ones():
+    clock = MonotonicClock()
+    done = threading.Event()
+    seen = []
+    try:
+        clock.call_later(0.01, lambda: seen.append("cancelled")).cancel()
+        clock.call_later(0.02, lambda: (seen.append(threading.current_thread().name),
+                                        done.set()))
+        assert done.wait(5)
+        assert seen == ["seat-clock"]
+    finally:
+        clock.close()
+        clock.close()
+
+
+def test_real_clock_buttons_without_an_injected_clock():
+    # Each button then owns a MonotonicClock; closing the button stops it.
+    factory = MockFactory()
+    held = threading.Event()
+    with SeatButton(PIN, pin_factory=factory, hold_time=0.05) as b:
+        b.when_held = held.set
+        factory.pin(PIN).drive_low()
+        assert held.wait(5)
+        assert b.is_held

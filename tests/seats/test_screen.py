@@ -1,0 +1,144 @@
+"""Seat screens: golden images of every kind of screen, text fitting and the QR code."""
+from __future__ import annotations
+
+import pytest
+import segno
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from companion.engine.display import Choice, Display
+from companion.seats import ScreenState, qr_matrix, render
+from companion.seats import font
+from companion.seats.screen import qr_scale
+
+from .conftest import assert_golden, vote_display
+
+#: A join URL as the web side should make it: upper case (QR alphanumeric mode) with a
+#: 128-bit token in hex; 56 characters.
+JOIN_URL = "HTTP://10.42.0.1:8000/J/3F2A9C0D4E5B6A7988776655443322AA"
+
+LONG = Display(
+    title="A title far too long for any seat screen",
+    lines=("This line is much longer than twenty-one characters",
+           "Crème brûlée à bord", "3", "4", "5", "6", "7", "8", "9"),
+)
+
+
+@pytest.mark.parametrize("name, state, size", [
+    ("rest", ScreenState("rest", vote_display(), 0), (128, 64)),
+    ("rest_secret_masked", ScreenState("rest", vote_display(), 1), (128, 64)),
+    ("browse_secret_shown", ScreenState("browse", vote_display(), 1), (128, 64)),
+    ("private", ScreenState("private", vote_display()), (128, 64)),
+    ("private_empty", ScreenState("private", vote_display(private=())), (128, 64)),
+    ("qr", ScreenState("qr", None, seat_number=3, qr_url=JOIN_URL), (128, 64)),
+    ("dim", ScreenState("dim", vote_display()), (128, 64)),
+    ("no_choices_overflow", ScreenState("rest", LONG), (128, 64)),
+    ("portrait_browse", ScreenState("browse", vote_display(), 2), (64, 128)),
+    ("portrait_qr", ScreenState("qr", None, seat_number=8, qr_url=JOIN_URL), (64, 128)),
+])
+def test_golden(name, state, size):
+    image = render(state, size)
+    assert image.mode == "1" and image.size == size
+    assert_golden(image, name)
+
+
+def test_drawing_is_deterministic():
+    state = ScreenState("browse", vote_display(), 2)
+    assert render(state).tobytes() == render(state).tobytes()
+
+
+def test_masked_and_shown_differ_only_in_the_choice_rows():
+    masked = render(ScreenState("rest", vote_display(), 1))
+    shown = render(ScreenState("browse", vote_display(), 1))
+    top = (0, 0, 128, 48)
+    assert masked.crop(top).tobytes() == shown.crop(top).tobytes()
+    assert masked.crop((0, 56, 128, 64)).tobytes() != shown.crop((0, 56, 128, 64)).tobytes()
+
+
+def text_image(text: str) -> Image.Image:
+    image = Image.new("1", (128, 8))
+    from PIL import ImageDraw
+    font.draw_text(ImageDraw.Draw(image), (1, 0), text)
+    return image
+
+
+def test_masked_row_never_draws_the_secret_label():
+    secret = "Defend the Captain"
+    masked = render(ScreenState("rest", vote_display(), 1)).crop((0, 56, 128, 64))
+    assert masked.tobytes() == text_image("? 2/3 - press to see").tobytes()
+    assert "Defend" not in font.fit("? 2/3 - press to see", 21) and secret
+
+
+def test_blank_and_unknown_modes():
+    assert render(ScreenState("blank", vote_display())).getbbox() is None
+    assert render(ScreenState("rest", None)).getbbox() is None
+    with pytest.raises(ValueError):
+        render(ScreenState("sparkle", vote_display()))
+
+
+@given(st.text(max_size=60), st.integers(min_value=1, max_value=30))
+def test_fit_never_overflows(text, width):
+    cut = font.fit(text, width)
+    assert len(cut) <= width
+    assert cut.endswith(font.ELLIPSIS) == (len(font.fold(text)) > width)
+    assert set(cut) <= font.CHARSET
+
+
+@given(st.lists(st.text(max_size=40), max_size=12), st.text(max_size=40))
+def test_any_lines_render_inside_the_screen(lines, title):
+    display = Display(title=title, lines=tuple(lines),
+                      choices=(Choice(title or "x", {"type": "t"}),))
+    rule_rows = {3, 51}  # the private header's rule and the choice rule run full width
+    for mode in ("rest", "browse", "private", "dim"):
+        image = render(ScreenState(mode, display))
+        # Text is cut to fit, never clipped by the edge: 21 glyphs end at x = 125.
+        edge = {y for x in (126, 127) for y in range(64) if image.getpixel((x, y))}
+        assert edge <= rule_rows, (mode, edge)
+
+
+def test_fold_drops_accents_and_marks_the_unknown():
+    assert font.fold("Crème brûlée") == "Creme brulee"
+    assert font.fold("☠ ok") == "? ok"
+
+
+def test_a_join_url_with_a_128_bit_token_fits_version_3_at_2_pixels():
+    url = JOIN_URL.replace(":8000/J/", ":8000/SEAT/") + "0"  # 62 characters, still fine
+    matrix = qr_matrix(url)
+    assert len(matrix) == 29  # version 3
+    assert qr_scale(len(matrix), 64) == 2  # 58 pixels + a lit border on a 64-pixel height
+    assert segno.make_qr(url, error="l", boost_error=False).version == 3
+
+
+def test_a_lower_case_url_falls_back_to_one_pixel_per_module():
+    matrix = qr_matrix(JOIN_URL.lower())
+    assert len(matrix) == 33 and qr_scale(33, 64) == 1
+    image = render(ScreenState("qr", None, seat_number=1, qr_url=JOIN_URL.lower()))
+    assert sample_qr(image, 33, 1) == matrix
+
+
+def sample_qr(image: Image.Image, modules: int, scale: int) -> list[list[bool]]:
+    """Read the drawn code back: a dark (unlit) module centre is a dark module."""
+    origin = (64 - modules * scale) // 2
+    return [[not image.getpixel((origin + x * scale, origin + y * scale))
+             for x in range(modules)] for y in range(modules)]
+
+
+def test_the_drawn_qr_code_is_the_url_module_for_module():
+    image = render(ScreenState("qr", None, seat_number=3, qr_url=JOIN_URL))
+    assert sample_qr(image, 29, 2) == qr_matrix(JOIN_URL)
+    # and the quiet zone around it is lit
+    assert all(image.getpixel((x, 1)) for x in range(64))
+
+
+def test_a_url_too_long_for_the_screen_says_so():
+    image = render(ScreenState("qr", None, seat_number=2, qr_url="http://x/" + "a" * 600))
+    left = image.crop((0, 0, 64, 64))
+    assert left.getbbox() is not None  # the words, not a clipped code
+    assert not any(left.getpixel((x, 0)) for x in range(64))  # no lit square
+
+
+def test_the_web_sides_join_url_fits_version_3():
+    # companion.table makes f"{base_url}/seat/{secrets.token_urlsafe(16)}"
+    url = "http://10.42.0.1:8000/seat/" + "Ab-_" * 5 + "xy"
+    assert len(qr_matrix(url)) == 29

@@ -1,0 +1,261 @@
+"""A seat's behaviour, driven through the simulated table's mock pins."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from companion.engine.display import Choice, Display
+from companion.seats import ScreenState, render
+
+from .conftest import assert_golden, vote_display
+
+MUTINY = {"type": "vote", "side": "mutiny"}
+DEFEND = {"type": "vote", "side": "defend"}
+ABSTAIN = {"type": "vote", "side": "abstain"}
+
+
+@pytest.fixture
+def seat(table):
+    seat = table[0]
+    seat.actions = []
+    seat.when_action = seat.actions.append
+    seat.show(vote_display())
+    return seat
+
+
+def test_a_short_select_confirms_the_highlighted_action(table, seat):
+    table.click(0, "select")
+    assert seat.actions == [MUTINY]
+    assert seat.mode == "rest"
+
+
+def test_next_and_previous_move_and_wrap(table, seat):
+    table.click(0, "next")
+    assert seat.highlight == 1
+    table.click(0, "next")
+    table.click(0, "next")
+    assert seat.highlight == 0  # wrapped past the end
+    table.click(0, "previous")
+    assert seat.highlight == 2  # wrapped past the start
+    table.click(0, "select")
+    assert seat.actions == [ABSTAIN]
+
+
+def test_a_hold_shows_private_lines_and_does_not_confirm(table, seat):
+    table.hold(0, "select")
+    assert seat.mode == "private"
+    assert table.frame(0).tobytes() == render(ScreenState("private", vote_display())).tobytes()
+    table.advance(10)  # as long as it is held
+    assert seat.mode == "private"
+    table.release(0, "select")
+    assert seat.actions == []
+    assert seat.mode == "browse"
+    table.advance(5)
+    assert seat.mode == "rest"
+
+
+def test_other_buttons_wait_while_private_lines_show(table, seat):
+    table.hold(0, "select")
+    table.click(0, "next")
+    assert seat.highlight == 0 and seat.mode == "private"
+    table.release(0, "select")
+    assert seat.actions == []
+
+
+def test_a_secret_choice_is_masked_at_rest_and_shown_while_browsing(table, seat):
+    table.click(0, "next")  # onto "Defend the Captain", secret
+    assert seat.mode == "browse"
+    assert_golden(table.frame(0), "browse_secret_shown")
+    table.advance(3.9)
+    assert seat.mode == "browse"
+    table.advance(0.2)  # browse_timeout (4 s) after the last press
+    assert seat.mode == "rest"
+    assert_golden(table.frame(0), "rest_secret_masked")
+
+
+def test_select_on_a_masked_choice_only_reveals_it(table, seat):
+    table.click(0, "next")
+    table.advance(5)  # back at rest: masked
+    table.click(0, "select")
+    assert seat.actions == [] and seat.mode == "browse"
+    table.click(0, "select")  # now the player can read what they confirm
+    assert seat.actions == [DEFEND]
+    assert seat.mode == "rest"  # the confirmed secret hides again at once
+
+
+def test_a_press_on_a_dimmed_screen_only_wakes_it(table, seat):
+    panel = table.panels[0]
+    table.advance(299)
+    assert not seat.is_dimmed
+    table.advance(2)
+    assert seat.is_dimmed and seat.mode == "dim" and panel.contrast == 0
+    assert_golden(table.frame(0), "dim")
+    table.click(0, "next")
+    assert not seat.is_dimmed and panel.contrast == 0xCF
+    assert seat.highlight == 0  # the waking press did not move
+    table.advance(301)
+    table.click(0, "select")  # a waking select does not confirm
+    assert seat.actions == [] and seat.mode == "rest"
+    table.click(0, "select")  # the next one does
+    assert seat.actions == [MUTINY]
+
+
+def test_timers_fire_at_odd_times_too(table, seat):
+    # Float times like 1000.631 + 300 - 1000.631 come out a hair under 300: the dim
+    # and browse timers must still act when they fire.
+    table.press(0, "select")
+    table.advance(0.6)
+    table.release(0, "select")  # activity at a time with a long fraction
+    table.advance(4.0)
+    assert seat.mode == "rest"
+    table.advance(296.0)
+    assert seat.is_dimmed
+
+
+def test_a_waking_hold_does_not_show_private_lines(table, seat):
+    table.advance(301)
+    table.hold(0, "select")
+    assert seat.mode == "rest"
+    table.release(0, "select")
+    assert seat.actions == []
+
+
+def test_activity_postpones_dimming(table, seat):
+    table.advance(200)
+    table.click(0, "next")
+    table.advance(200)
+    assert not seat.is_dimmed
+    seat.show(vote_display(lines=("Something happened",)))  # a new display is activity too
+    table.advance(200)
+    assert not seat.is_dimmed
+    table.advance(101)
+    assert seat.is_dimmed
+
+
+def test_show_keeps_the_highlight_on_the_same_action(table, seat):
+    table.click(0, "next")
+    table.click(0, "next")  # Abstain
+    reordered = vote_display(choices=(Choice("Abstain", ABSTAIN), Choice("Mutiny!", MUTINY)))
+    seat.show(reordered)
+    assert seat.highlight == 0
+    seat.show(vote_display(choices=(Choice("Mutiny!", MUTINY), Choice("Abstain", ABSTAIN))))
+    assert seat.highlight == 1
+    seat.show(vote_display(choices=(Choice("Row", {"type": "row"}),
+                                    Choice("Rest", {"type": "rest"}))))
+    assert seat.highlight == 0  # gone: back to the first
+
+
+def test_show_redraws_only_when_the_image_changes(table, seat):
+    stats = seat.device.stats
+    before = stats.copy()
+    seat.show(vote_display())
+    seat.show(vote_display(extra={"not": "drawn"}))
+    assert (stats - before).transfers == 0 and (stats - before).unchanged_frames == 0
+    seat.show(vote_display(lines=("Round 4 - night", "Captain: seat 2", "Rum: 4 barrels")))
+    sent = stats - before
+    assert sent.frames == 1 and sent.data_bytes == 128
+
+
+def test_the_panel_shows_what_the_seat_drew(table, seat):
+    table.click(0, "next")
+    assert table.frame(0).tobytes() == seat.frame().tobytes()
+    assert table.frame(0).tobytes() == render(ScreenState("browse", vote_display(), 1)).tobytes()
+
+
+def test_the_qr_code_claims_the_seat_on_a_press(table):
+    seat = table[1]
+    seat.actions, claims = [], []
+    seat.when_action = seat.actions.append
+
+    def claimed():  # the runtime shows the seat's display at once
+        claims.append(seat.mode)
+        seat.show(vote_display())
+
+    seat.when_claimed = claimed
+    url = "HTTP://10.42.0.1:8000/J/3F2A9C0D4E5B6A7988776655443322AA"
+    seat.show_qr(url)
+    assert seat.mode == "qr"
+    assert_golden(table.frame(1).crop((0, 0, 64, 64)), "qr_code_only")
+    table.press(1, "select")
+    assert claims == ["qr"] and seat.mode == "rest"
+    table.release(1, "select")
+    assert seat.actions == []  # the claiming press does not also vote
+
+
+def test_the_led_follows_the_display(table, seat):
+    led = table.led_pin(0)
+    assert seat.led_state == "on" and led.state == 1
+    seat.show(vote_display(led="off"))
+    assert seat.led_state == "off" and led.state == 0
+    seat.show(vote_display(led="blink"))
+    assert seat.led_state == "blink" and table.led(0) == "blink"
+    assert seat.led._blink_thread is not None  # gpiozero blinks it on its own thread
+    seat.show(vote_display(led="off"))
+    assert seat.led._blink_thread is None and led.state == 0
+
+
+def test_when_changed_reports_new_frames_and_led_changes(table, seat):
+    changes = []
+    seat.when_changed = lambda: changes.append(seat.mode)
+    table.click(0, "next")
+    assert changes == ["browse"]
+    seat.show(vote_display(led="off"))  # same image, new LED state
+    assert changes == ["browse", "browse"]
+    table.advance(5)
+    assert changes[-1] == "rest"
+
+
+def test_a_failing_screen_is_retried_on_tick(table, seat):
+    panel = table.panels[0]
+    real = panel.data
+    panel.data = lambda data: (_ for _ in ()).throw(OSError(121, "Remote I/O error"))
+    table.click(0, "next")  # the redraw fails: logged, not raised
+    assert seat.highlight == 1
+    panel.data = real
+    seat.tick()
+    assert table.frame(0).tobytes() == render(ScreenState("browse", vote_display(), 1)).tobytes()
+
+
+def test_callbacks_may_call_back_into_the_seat(table, seat):
+    seat.when_action = lambda action: seat.show(vote_display(title="Voted"))
+    table.click(0, "select")
+    assert seat.display.title == "Voted"
+
+
+def test_show_from_another_thread_while_buttons_are_pressed(table, seat):
+    displays = [vote_display(lines=(f"line {n}",)) for n in range(50)]
+
+    def runtime():
+        for display in displays:
+            seat.show(display)
+
+    worker = threading.Thread(target=runtime)
+    worker.start()
+    for _ in range(25):
+        table.click(0, "next")
+    worker.join()
+    assert seat.display == displays[-1]
+    assert table.frame(0).tobytes() == seat.frame().tobytes()
+
+
+def test_close_is_idempotent_and_stops_everything(table, seat):
+    seat.close()
+    seat.close()
+    assert seat.is_closed
+    seat.show(vote_display(title="after"))  # ignored, not an error
+    assert seat.display.title == "Mutiny at Dawn"
+    assert table.panels[0].is_closed
+    assert table.panels[0].image().getbbox() is None  # luma's cleanup clears the panel
+
+
+def test_no_choices_means_select_does_nothing(table):
+    seat = table[1]
+    got = []
+    seat.when_action = got.append
+    seat.show(Display(title="Waiting", lines=("Seat 1 is choosing",)))
+    table.click(1, "select")
+    table.click(1, "next")
+    table.hold(1, "select")
+    table.release(1, "select")
+    assert got == [] and seat.highlight == 0

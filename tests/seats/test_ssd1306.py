@@ -1,0 +1,304 @@
+"""The page-diffing driver, the counting interface and TCA9548A channel selection."""
+from __future__ import annotations
+
+import random
+import threading
+
+import luma.oled.device
+import pytest
+from PIL import Image
+
+from companion.seats import (CountingInterface, DriverStats, MuxBus, PageDiffSSD1306,
+                             RecordingBus, ScreenState, render)
+from companion.seats.ssd1306 import changed_runs, pack_pages
+
+from .conftest import vote_display
+
+FULL_FRAME = 1024
+
+# luma's stock driver (the reference here) reads pixels with a call Pillow 13 deprecates.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
+
+
+def random_image(seed: int, size=(128, 64)) -> Image.Image:
+    rng = random.Random(seed)
+    noise = bytes(rng.getrandbits(8) for _ in range(size[0] * size[1] // 8))
+    return Image.frombytes("1", size, noise)
+
+
+@pytest.fixture
+def panel():
+    return CountingInterface()
+
+
+@pytest.fixture
+def device(panel):
+    return PageDiffSSD1306(panel)
+
+
+def sent_by(device, draw) -> DriverStats:
+    """What ``draw()`` made the driver send."""
+    before = device.stats.copy()
+    draw()
+    return device.stats - before
+
+
+def test_the_first_frame_sends_every_page(device, panel):
+    # Construction clears the panel: the one frame that must be sent whole, since
+    # the panel's RAM holds noise at power-up.
+    assert device.stats.data_bytes == FULL_FRAME
+    assert device.stats.pages == 8 and device.stats.frames == 1
+    assert panel.data_bytes == FULL_FRAME
+    assert panel.image().getbbox() is None  # blank
+    assert panel.is_on
+
+
+def test_an_unchanged_frame_sends_nothing(device, panel):
+    image = render(ScreenState("rest", vote_display()))
+    device.display(image)
+    panel.reset_counts()
+    sent = sent_by(device, lambda: device.display(image.copy()))
+    assert (sent.command_bytes, sent.data_bytes, sent.transfers) == (0, 0, 0)
+    assert (panel.command_bytes, panel.data_bytes) == (0, 0)
+    assert sent.unchanged_frames == 1 and sent.frames == 0
+
+
+def test_a_one_line_change_sends_one_page(device, panel):
+    before = vote_display()
+    after = vote_display(lines=("Round 3 - night", "Captain: seat 4", "Rum: 4 barrels"))
+    device.display(render(ScreenState("rest", before)))
+    new = render(ScreenState("rest", after))
+    sent = sent_by(device, lambda: device.display(new))
+    assert sent.data_bytes == 128 and sent.command_bytes == 6 and sent.pages == 1
+    assert sent.command_bytes + sent.data_bytes < FULL_FRAME / 3
+    assert panel.image().tobytes() == new.tobytes()
+
+
+def test_browsing_to_the_next_choice_sends_two_pages(device):
+    display = vote_display()
+    device.display(render(ScreenState("browse", display, 0)))
+    sent = sent_by(device, lambda: device.display(render(ScreenState("browse", display, 1))))
+    assert sent.pages == 2 and sent.data_bytes == 256
+    assert sent.command_bytes == 6  # pages 6 and 7 are one run: one address window
+
+
+def test_separate_runs_get_separate_windows(device, panel):
+    panel.log = []
+    image = Image.new("1", (128, 64))
+    image.putpixel((5, 1), 1)  # page 0
+    image.putpixel((7, 40), 1)  # page 5
+    device.display(image)
+    commands = [payload for kind, payload in panel.log if kind == "command"]
+    assert commands == [bytes([0x21, 0, 127, 0x22, 0, 0]), bytes([0x21, 0, 127, 0x22, 5, 5])]
+    assert panel.image().tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("rotate", [0, 1, 2, 3])
+def test_the_panel_holds_what_lumas_own_driver_would_put_there(rotate):
+    ours, theirs = CountingInterface(), CountingInterface()
+    fast = PageDiffSSD1306(ours, rotate=rotate)
+    stock = luma.oled.device.ssd1306(theirs, rotate=rotate)
+    for seed in range(4):
+        image = random_image(seed, fast.size)
+        if seed == 3:  # a small change on top of the last frame
+            image = random_image(2, fast.size)
+            image.putpixel((3, 3), 1 - image.getpixel((3, 3)))
+        fast.display(image)
+        stock.display(image)
+        assert ours.ram == theirs.ram
+
+
+def test_luma_sends_the_whole_frame_every_time(panel):
+    # The baseline the page diffing beats (and the figures docs/seats.md quotes).
+    stock = luma.oled.device.ssd1306(panel)
+    image = render(ScreenState("rest", vote_display()))
+    stock.display(image)
+    panel.reset_counts()
+    stock.display(image)
+    assert (panel.command_bytes, panel.data_bytes, panel.transfers) == (6, 1024, 2)
+
+
+def test_invalidate_makes_the_next_frame_whole(device):
+    image = random_image(7)
+    device.display(image)
+    device.invalidate()
+    assert sent_by(device, lambda: device.display(image)).data_bytes == FULL_FRAME
+
+
+class FlakyInterface(CountingInterface):
+    """Fails the n-th data transfer, like a loose cable would."""
+
+    def __init__(self, fail_at: int):
+        super().__init__()
+        self.calls = 0
+        self.fail_at = fail_at
+
+    def data(self, data):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise OSError(121, "Remote I/O error")
+        super().data(data)
+
+
+def test_a_failed_transfer_makes_the_next_frame_whole():
+    panel = FlakyInterface(fail_at=3)  # 1: the init clear; 2: page 0 below; 3: page 5
+    device = PageDiffSSD1306(panel)
+    image = Image.new("1", (128, 64))
+    image.putpixel((5, 1), 1)
+    image.putpixel((7, 40), 1)
+    with pytest.raises(OSError):
+        device.display(image)
+    sent = sent_by(device, lambda: device.display(image))
+    assert sent.data_bytes == FULL_FRAME
+    assert panel.image().tobytes() == image.tobytes()
+
+
+def test_contrast_reaches_the_panel(device, panel):
+    device.contrast(0)
+    assert panel.contrast == 0
+    device.contrast(0xCF)
+    assert panel.contrast == 0xCF
+
+
+def test_bus_time_arithmetic():
+    # luma's full frame: one 6-byte command write and one 1,024-byte data write,
+    # each with an address and a control byte: 1,034 bytes of 9 bits at 400 kHz.
+    full = DriverStats(command_bytes=6, data_bytes=1024, transfers=2)
+    assert full.wire_bytes == 1034
+    assert full.bus_seconds() == pytest.approx(0.023265)
+
+
+def test_pack_pages_bit_order():
+    image = Image.new("1", (128, 64))
+    image.putpixel((0, 0), 1)  # page 0, column 0, bit 0
+    image.putpixel((127, 63), 1)  # page 7, column 127, bit 7
+    image.putpixel((3, 9), 1)  # page 1, column 3, bit 1
+    pages = pack_pages(image, 8)
+    assert pages[0][0] == 0x01 and pages[7][127] == 0x80 and pages[1][3] == 0x02
+    assert sum(map(sum, pages)) == 0x01 + 0x80 + 0x02
+
+
+def test_changed_runs():
+    old = [bytes([i]) for i in range(8)]
+    new = list(old)
+    new[1] = new[2] = new[6] = b"x"
+    assert changed_runs(old, new) == [(1, 2), (6, 6)]
+    assert changed_runs(None, new) == [(0, 7)]
+    assert changed_runs(old, old) == []
+
+
+def test_counting_interface_follows_page_addressing_and_skips_arguments(panel):
+    panel.command(0x26, 0, 0, 0, 0, 0, 0)  # a scroll set-up: six argument bytes, ignored
+    panel.command(0x20, 0x02)  # page addressing mode
+    panel.command(0xB3, 0x05, 0x10)  # page 3, column 5
+    panel.data([0xFF, 0x01])
+    image = panel.image()
+    assert all(image.getpixel((5, y)) for y in range(24, 32))
+    assert image.getpixel((6, 24)) and not image.getpixel((6, 25))
+    assert image.getbbox() == (5, 24, 7, 32)
+
+
+# -- multiplexers ---------------------------------------------------------------------
+
+def test_the_channel_is_selected_before_each_transfer():
+    log: list = []
+    bus = MuxBus(RecordingBus(log))
+    panel = CountingInterface(keep_log=True)
+    panel.log = log  # one log for mux writes and panel transfers, in order
+    device = PageDiffSSD1306(bus.channel(panel, 0x70, 5))
+    device.display(random_image(1))
+    device.contrast(10)
+    transfers = [i for i, (kind, _) in enumerate(log) if kind in ("command", "data")]
+    assert len(transfers) > 5
+    for index in transfers:
+        assert log[index - 1] == ("mux", (0x70, 1 << 5)), log[index - 1: index + 1]
+
+
+def test_two_channels_interleaved_each_select_their_own():
+    recorder = RecordingBus()
+    bus = MuxBus(recorder)
+    a, b = CountingInterface(), CountingInterface()
+    left = PageDiffSSD1306(bus.channel(a, 0x70, 0))
+    right = PageDiffSSD1306(bus.channel(b, 0x70, 3))
+    recorder.writes.clear()
+    left.display(random_image(1))
+    right.display(random_image(2))
+    left.display(random_image(3))
+    assert recorder.writes == [(0x70, 1)] * 2 + [(0x70, 8)] * 2 + [(0x70, 1)] * 2
+    assert a.image().tobytes() == random_image(3).tobytes()
+    assert b.image().tobytes() == random_image(2).tobytes()
+
+
+def test_a_second_mux_on_the_bus_is_switched_off_first():
+    recorder = RecordingBus()
+    bus = MuxBus(recorder)
+    bus.add_mux(0x70)
+    bus.add_mux(0x71)
+    bus.select(0x70, 2)
+    assert recorder.writes == [(0x71, 0), (0x70, 4)]
+    bus.select(0x71, 1)
+    assert recorder.writes[2:] == [(0x70, 0), (0x71, 2)]
+    bus.select(0x71, 1)  # the other mux is known to be off: not written again
+    assert recorder.writes[4:] == [(0x71, 2)]
+
+
+class ChannelChecker(CountingInterface):
+    """Fails if, at transfer time, the bus has someone else's channel selected."""
+
+    def __init__(self, recorder: RecordingBus, mask: int):
+        super().__init__()
+        self.recorder, self.mask, self.wrong = recorder, mask, 0
+
+    def data(self, data):
+        if self.recorder.writes[-1] != (0x70, self.mask):
+            self.wrong += 1
+        super().data(data)
+
+
+def test_screens_on_one_bus_share_its_lock_across_threads():
+    recorder = RecordingBus()
+    bus = MuxBus(recorder)
+    checkers = [ChannelChecker(recorder, 1 << ch) for ch in range(4)]
+    devices = [PageDiffSSD1306(bus.channel(c, 0x70, ch)) for ch, c in enumerate(checkers)]
+    assert len({ch.mux_bus.lock for ch in (d._serial_interface for d in devices)}) == 1
+
+    def draw(device, seed):
+        for n in range(60):
+            device.display(random_image(seed * 100 + n))
+
+    threads = [threading.Thread(target=draw, args=(d, i)) for i, d in enumerate(devices)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [c.wrong for c in checkers] == [0, 0, 0, 0]
+    assert all(c.data_bytes == 61 * FULL_FRAME for c in checkers)  # random frames: all pages
+
+
+def test_a_failed_select_leaves_every_mux_unknown():
+    class Flaky(RecordingBus):
+        fail = False
+
+        def write_byte(self, addr, value):
+            if self.fail:
+                raise OSError(121, "Remote I/O error")
+            super().write_byte(addr, value)
+
+    recorder = Flaky()
+    bus = MuxBus(recorder)
+    bus.add_mux(0x71)
+    bus.select(0x70, 0)
+    recorder.fail = True
+    with pytest.raises(OSError):
+        bus.select(0x70, 1)
+    recorder.fail = False
+    recorder.writes.clear()
+    bus.select(0x70, 1)
+    assert recorder.writes == [(0x71, 0), (0x70, 2)]  # 0x71 switched off again, to be sure
+
+
+def test_mux_bus_close_closes_only_a_bus_it_owns():
+    owned, borrowed = RecordingBus(), RecordingBus()
+    MuxBus(owned, owns_bus=True).close()
+    MuxBus(borrowed).close()
+    assert owned.closed and not borrowed.closed

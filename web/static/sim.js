@@ -1,0 +1,89 @@
+// The simulated table: draws each seat's OLED frame pixel for pixel and turns
+// pointer and key presses into button edges on the simulated pins.
+"use strict";
+
+const WIDTH = 128, HEIGHT = 64;
+const LIT = [190, 236, 255], DARK = [6, 10, 14];
+
+function drawFrame(canvas, base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const ctx = canvas.getContext("2d");
+  const image = ctx.createImageData(WIDTH, HEIGHT);
+  for (let y = 0; y < HEIGHT; y++) {
+    for (let x = 0; x < WIDTH; x++) {
+      // Pillow packs mode "1" rows most significant bit first, 16 bytes a row.
+      const on = (bytes[y * 16 + (x >> 3)] >> (7 - (x & 7))) & 1;
+      const [r, g, b] = on ? LIT : DARK;
+      const i = (y * WIDTH + x) * 4;
+      image.data[i] = r; image.data[i + 1] = g; image.data[i + 2] = b; image.data[i + 3] = 255;
+    }
+  }
+  ctx.putImageData(image, 0, 0);
+}
+
+function send(seat, button, down) {
+  return fetch("/sim/press", {
+    method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({seat, button, down}),
+  });
+}
+
+function wireButtons() {
+  for (const el of document.querySelectorAll(".seat button.hw")) {
+    const seat = Number(el.closest(".seat").dataset.seat);
+    const button = el.dataset.button;
+    let down = false;
+    const release = () => { if (down) { down = false; el.classList.remove("down"); send(seat, button, false); } };
+    el.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      el.setPointerCapture(event.pointerId);
+      down = true; el.classList.add("down"); send(seat, button, true);
+    });
+    el.addEventListener("pointerup", release);
+    el.addEventListener("pointercancel", release);
+    el.addEventListener("lostpointercapture", release);
+    el.addEventListener("contextmenu", (event) => event.preventDefault());
+  }
+}
+
+function wireKeys() {
+  const keys = {ArrowLeft: "previous", " ": "select", Enter: "select", ArrowRight: "next"};
+  let seat = 0;
+  const held = new Set();
+  const mark = () => document.querySelectorAll(".seat").forEach(
+    (el) => el.classList.toggle("focused", Number(el.dataset.seat) === seat));
+  document.addEventListener("keydown", (event) => {
+    const n = document.querySelectorAll(".seat").length;
+    if (/^[1-8]$/.test(event.key) && Number(event.key) <= n) { seat = Number(event.key) - 1; mark(); return; }
+    const button = keys[event.key];
+    if (!button) return;
+    event.preventDefault();
+    if (held.has(button)) return;  // the key repeats while held
+    held.add(button); send(seat, button, true);
+  });
+  document.addEventListener("keyup", (event) => {
+    const button = keys[event.key];
+    if (button && held.delete(button)) send(seat, button, false);
+  });
+  mark();
+}
+
+function listen() {
+  const status = document.getElementById("match-line");
+  const source = new EventSource("/sim/stream");
+  source.addEventListener("frames", (event) => {
+    const data = JSON.parse(event.data);
+    for (const seat of data.seats) {
+      drawFrame(document.querySelector(`canvas[data-seat="${seat.seat}"]`), seat.frame);
+      const led = document.querySelector(`.seat[data-seat="${seat.seat}"] .led`);
+      led.className = "led " + seat.led;
+    }
+    status.textContent = data.match;
+  });
+  source.onerror = () => { status.textContent = "Reconnecting..."; };
+}
+
+wireButtons();
+wireKeys();
+listen();
