@@ -63,6 +63,7 @@ class Table:
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
+        self.refresh()
 
     # -- matches ------------------------------------------------------------------------
     def resume(self) -> Match | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import base64
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, stream_with_context
+from flask import Blueprint, Response, current_app, render_template, request, stream_with_context
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
 BUTTONS = ("previous", "select", "next")
@@ -60,9 +60,11 @@ def press():
     JSON only: a cross-site form cannot send it without the browser asking first.
     """
     _table, _hub, sim = _parts()
+    if not request.is_json:
+        return {"code": "json_only", "message": "send application/json"}, 415
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        abort(415 if not request.is_json else 400)
+        body = {}
     seat, button, down = body.get("seat"), body.get("button"), body.get("down")
     if (type(seat) is not int or not 0 <= seat < sim.seat_count
             or button not in BUTTONS or type(down) is not bool):

@@ -1,0 +1,113 @@
+"""`mutiny serve` as a real process: it answers, plays, dies hard and resumes."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.engine import Journal
+
+MUTINY = Path(sys.executable).with_name("mutiny")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served:
+    """A `mutiny serve` process on the simulated table."""
+
+    def __init__(self, data_dir: Path, port: int, *extra: str):
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [str(MUTINY), "serve", "--backend", "sim", "--seats", "4", "--data-dir",
+             str(data_dir), "--port", str(port), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.wait_ready()
+
+    def wait_ready(self, limit: float = 60.0) -> None:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"serve exited: {self.proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(self.base + "/sim/", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("serve never answered /sim")
+
+    def click(self, seat: int, button: str = "select") -> None:
+        for down in (True, False):
+            body = json.dumps({"seat": seat, "button": button, "down": down}).encode()
+            request = urllib.request.Request(self.base + "/sim/press", data=body,
+                                             headers={"Content-Type": "application/json"})
+            urllib.request.urlopen(request, timeout=5).read()
+            time.sleep(0.06)  # past the 30 ms debounce window, as a finger would be
+
+    def match_line(self) -> str:
+        with urllib.request.urlopen(self.base + "/sim/stream", timeout=5) as stream:
+            for raw in stream:
+                line = raw.decode()
+                if line.startswith("data: "):
+                    return json.loads(line[6:])["match"]
+        raise AssertionError("no event")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> str:
+        self.proc.send_signal(signal.SIGTERM)
+        out, _ = self.proc.communicate(timeout=20)
+        return out
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return tmp_path / "data"
+
+
+def test_serve_plays_by_buttons_and_resumes_after_a_hard_kill(data_dir):
+    port = free_port()
+    served = Served(data_dir, port)
+    try:
+        for seat in range(4):
+            served.click(seat)            # claim every seat
+        served.click(0)                   # seat 1: the first game (Booty Dice)
+        served.click(0)                   # ... for the fewest players
+        served.click(0)                   # the roller's first choice: hold die 1
+        line = served.match_line()
+        assert line.startswith("Booty Dice: step")
+    finally:
+        served.kill()
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        (match_id,) = journal.unfinished_ids()
+        entries = journal.entries(match_id)
+        assert entries[-1].action == {"type": "hold", "die": 1}
+    served = Served(data_dir, port)
+    try:
+        assert served.match_line() == line  # the same step and action count
+    finally:
+        out = served.stop()
+    assert served.proc.returncode == 0
+    assert "resumed booty-dice match" in out
+
+
+def test_serve_starts_the_game_it_is_asked_for(data_dir):
+    served = Served(data_dir, free_port(), "--game", "moon-yeti")
+    try:
+        assert served.match_line().startswith("Moon Yeti: step")
+    finally:
+        served.stop()
