@@ -1,27 +1,30 @@
 """Every game the companion knows, by id.
 
-A game module exposes ``GAME``, an instance of its :class:`~companion.engine.Game`
-subclass; adding a game is adding its module name to ``_MODULES``.
+Each module in this package that exposes ``GAME`` (an instance of its
+:class:`~companion.engine.Game` subclass) is a game: adding a game is adding its module.
 """
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from companion.engine.rules import Game
 from companion.errors import UnknownGame
 
-_MODULES = ("booty_dice", "moon_yeti")
-
 
 def _load() -> dict[str, Game]:
     games: dict[str, Game] = {}
-    for name in _MODULES:
-        module = importlib.import_module(f"{__name__}.{name}")
-        games[module.GAME.spec.id] = module.GAME
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            games[game.spec.id] = game
     return games
 
 
-#: Every registered game by id, in the order they are listed.
+#: Every registered game by id, in module-name order.
 GAMES: dict[str, Game] = _load()
 
 
