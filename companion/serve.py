@@ -12,6 +12,7 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
+from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
 from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
 from companion.table import Table
@@ -59,8 +60,11 @@ class Server:
         self.journal = Journal(self.data_dir / "journal.sqlite3")
         self.hardware = open_seats(config, backend)
         self.hub = Hub()
-        self.table = Table(self.journal, list(self.hardware), base_url="",
-                           hub=self.hub)
+        self.pin = HostPin()
+        self.table = Table(self.journal, list(self.hardware), base_url="", hub=self.hub,
+                           access=SeatAccess(self.data_dir / "access.sqlite3",
+                                             len(config.seats)),
+                           pin=self.pin)
         for seat in self.hardware:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.
@@ -69,6 +73,7 @@ class Server:
                               sim=self.hardware if backend == "sim" else None)
         self.http = make_server(host, options.port, self.app, threaded=True)
         self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
+        self.table.refresh()  # the join codes now carry the real address
         self._stop = threading.Event()
 
     @property
@@ -136,5 +141,7 @@ def serve(options: ServeOptions) -> int:
     where = f"{server.url}/sim" if server.backend == "sim" else server.url
     log.info("Mutiny Table (%s seats, %s backend) on %s; journal in %s",
              server.table.seat_count, server.backend, where, server.data_dir)
+    # The one secret the log ever holds, on purpose: the host needs it to log in.
+    log.info("host page %s/host, PIN %s", server.url, server.pin.pin)
     server.serve_forever()
     return 0

@@ -1,9 +1,10 @@
 """The table runtime: the one place where inputs become engine actions.
 
 Button callbacks (on gpiozero's threads), web requests and, later, serial pods all call
-:meth:`Table.submit` or :meth:`Table.press`; a single lock turns them into engine actions
+:meth:`Table.press` or :meth:`Table.submit`; a single lock turns them into engine actions
 one at a time. After every change the table redraws each seat from that seat's display
-model and tells the live hub, whose streams each build their own filtered payload.
+model, rebuilds every viewer's payload (each from that viewer's own view) and wakes the
+live hub, so a stream only ever sends a viewer what was built for that viewer.
 
 Between matches the table runs a small lobby of its own on the seats' screens: seat 1
 picks a game and the number of players with its buttons, so a group needs no phone to
@@ -11,14 +12,16 @@ start playing.
 """
 from __future__ import annotations
 
+import json
 import logging
-import secrets
 import threading
 from typing import Any, Callable, Protocol, Sequence
 
 import companion.games
-from companion.engine import HOST, Choice, Display, Journal, Match
-from companion.engine.rules import Actor
+from companion.access import HostPin, SeatAccess
+from companion.engine import HOST, PUBLIC, Choice, Display, Journal, Match
+from companion.engine.match import canonical
+from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
 
 log = logging.getLogger(__name__)
@@ -47,19 +50,26 @@ class Table:
 
     def __init__(self, journal: Journal, seats: Sequence[SeatDevice] = (),
                  seat_count: int | None = None, base_url: str = "http://mutiny.local",
-                 hub: Listener | None = None, clock=None):
+                 hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
+                 pin: HostPin | None = None):
         self.journal = journal
         self.devices = list(seats)
         self.seat_count = seat_count or len(self.devices) or 4
         self.base_url = base_url.rstrip("/")
         self.hub = hub
         self.clock = clock
+        self.access = access or SeatAccess(":memory:", self.seat_count)
+        self.pin = pin
         self.match: Match | None = None
         self._lock = threading.RLock()
-        self._tokens = {secrets.token_urlsafe(16): s for s in range(self.seat_count)}
         self._claimed: set[int] = set()
         self._lobby_game: str | None = None
         self._last_error: dict[int, str] = {}
+        # Per viewer: its turn counter, the digest of its choices, its payload.
+        self._turn: dict[Viewer, int] = {}
+        self._choices: dict[Viewer, str] = {}
+        self._payloads: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
+        self._history: list[list[float]] = []
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
@@ -71,14 +81,17 @@ class Table:
         with self._lock:
             loaded = None
             for match_id in self.journal.unfinished_ids():
+                history: list[list[float]] = []
                 try:
-                    loaded = self.journal.load(match_id, companion.games.get, self.clock)
+                    match = self.journal.load(match_id, companion.games.get, self.clock,
+                                              each=lambda m, h=history: _chart(h, m.summary()))
                 except (JournalError, MutinyError) as exc:
                     log.error("cannot resume match %s: %s", match_id, exc)
                     continue
-                if loaded.is_over:
+                if match.is_over:
                     self.journal.finish(match_id)
-                    loaded = None
+                else:
+                    loaded, self._history = match, history
             if loaded is not None:
                 self.match = loaded
                 self._claimed = set(range(self.seat_count))  # players are seated already
@@ -90,42 +103,59 @@ class Table:
     def start(self, game_id: str, players: int | None = None,
               options: dict[str, Any] | None = None, names: list[str] | None = None,
               seed: str | None = None) -> Match:
-        """Start a new match on this table (the previous one, if any, is left as it is)."""
+        """Start a new match on this table (the previous one stays in the journal)."""
         game = companion.games.get(game_id)
         players = players or min(game.spec.max_seats, self.seat_count)
-        if players > self.seat_count:
+        if type(players) is not int or not 1 <= players <= self.seat_count:
             raise ActionRejected("bad_seats", f"this table has {self.seat_count} seats")
         with self._lock:
+            if self.match is not None and not self.match.is_over:
+                raise ActionRejected("not_now", "a match is being played; end it first")
+            names = names or self.access.names()[:players]
             self.match = Match.create(game, players, options, seed=seed, names=names,
                                       clock=self.clock, journal=self.journal)
             self._lobby_game = None
+            self._history = []
             self.refresh()
             return self.match
 
+    def back_to_lobby(self) -> None:
+        """Leave a finished match on the screens no longer: back to picking a game."""
+        with self._lock:
+            if self.match is not None and not self.match.is_over:
+                raise ActionRejected("not_now", "a match is being played; end it first")
+            self.match = None
+            self._lobby_game = None
+            self._history = []
+            self.refresh()
+
     # -- acting -------------------------------------------------------------------------
     def submit(self, actor: Actor, action: Any, version: int | None = None) -> int:
-        """Apply one action from a phone, the host or a seat; returns the new version.
+        """Apply one action from a phone, the host or a seat; return the actor's new
+        turn version.
 
-        ``version``, when given, is the match version the sender saw: an action sent
-        against an older one is refused as stale rather than applied to a match that
-        has moved on.
+        ``version``, when given, is the actor's turn version from its last payload: an
+        action sent against an older one is refused as stale, never applied to a
+        question the player was not shown.
         """
         with self._lock:
             match = self._current()
-            if version is not None and version != match.version:
-                raise ActionRejected("stale", "the match has moved on; look again and retry")
+            if version is not None and version != self._turn.get(actor, 0):
+                raise ActionRejected("stale", "the table has moved on; look again")
             match.apply(actor, action)
+            # A double tap must not act twice, even where the choices look the same.
+            self._turn[actor] = self._turn.get(actor, 0) + 1
             if match.is_over:
                 self.journal.finish(match.id)
             self.refresh()
-            return match.version
+            return self._turn[actor]
 
     def press(self, seat: int, action: dict[str, Any]) -> None:
         """A seat's buttons confirmed a choice. Errors go to that seat's screen."""
         with self._lock:
             self._last_error.pop(seat, None)
             try:
-                if action.get("type", "").startswith("lobby_"):
+                if str(action.get("type", "")).startswith("lobby_"):
                     self._lobby(seat, action)
                 elif self._offered(seat, action):
                     self.submit(seat, action)
@@ -142,6 +172,21 @@ class Table:
             if seat not in self._claimed:
                 self._claimed.add(seat)
                 self.refresh()
+
+    def replace_seat(self, seat: int, unclaim: bool = False) -> str:
+        """A new join token for ``seat`` (a lost phone); ``unclaim`` also frees the seat,
+        so its screen shows the new code. Returns the new join URL."""
+        with self._lock:
+            self.access.replace(seat)
+            if unclaim:
+                self._claimed.discard(seat)
+            self.refresh()
+            return self.join_url(seat)
+
+    def rename(self, seat: int, name: str) -> None:
+        with self._lock:
+            self.access.rename(seat, name)
+            self.refresh()
 
     def _offered(self, seat: int, action: dict[str, Any]) -> bool:
         # A press acts on what the seat was shown: if its screen has changed meanwhile
@@ -164,82 +209,177 @@ class Table:
         """What seat ``seat`` (0-based) of the table shows now."""
         with self._lock:
             if self.match is None:
-                return self._lobby_display(seat)
-            if seat >= self.match.seats:
-                return Display(title="Not playing", lines=("This seat sits out",
-                                                           "this match."))
-            display = self.match.display(seat)
-            if self.match.is_over and seat == 0:
-                back = Choice("New match", {"type": LOBBY_BACK})
-                display = Display(display.title, display.lines, display.choices + (back,),
-                                  display.private, display.led, display.extra)
+                display = self._lobby_display(seat)
+            elif seat >= self.match.seats:
+                display = Display(title="Not playing",
+                                  lines=("This seat sits out", "this match."))
+            else:
+                display = self.match.display(seat)
+                if self.match.is_over and seat == 0:
+                    display = _with(display, choices=display.choices + (
+                        Choice("New match", {"type": LOBBY_BACK}),))
+            if seat == 0 and self.pin is not None and self.match is not None:
+                display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
             error = self._last_error.get(seat)
             if error:
-                display = Display(display.title, (f"! {error}",) + display.lines,
-                                  display.choices, display.private, display.led,
-                                  display.extra)
+                display = _with(display, lines=(f"! {error}",) + display.lines)
             return display
 
     def join_url(self, seat: int) -> str:
-        token = next(t for t, s in self._tokens.items() if s == seat)
-        return f"{self.base_url}/seat/{token}"
-
-    def seat_for_token(self, token: str) -> int | None:
-        return self._tokens.get(token)
+        return f"{self.base_url}/J/{self.access.token(seat)}".upper()
 
     def is_claimed(self, seat: int) -> bool:
         return seat in self._claimed
 
-    def refresh(self) -> None:
-        """Redraw every seat and wake every live stream."""
+    def payload(self, viewer: Viewer) -> tuple[int, dict[str, Any]]:
+        """(serial, payload) for a seat, ``PUBLIC`` or ``HOST``: the serial moves only
+        when that viewer's payload changed."""
         with self._lock:
+            serial, payload, _text = self._payloads[viewer]
+            return serial, payload
+
+    def turn_version(self, viewer: Viewer) -> int:
+        with self._lock:
+            return self._turn.get(viewer, 0)
+
+    def refresh(self) -> None:
+        """Redraw every seat, rebuild every viewer's payload and wake every stream."""
+        with self._lock:
+            displays = [self.display(seat) for seat in range(self.seat_count)]
             for index, device in enumerate(self.devices):
                 if index in self._claimed:
-                    device.show(self.display(index))
+                    device.show(displays[index])
                 else:
                     device.show_qr(self.join_url(index))
+            self._rebuild_payloads(displays)
         if self.hub is not None:
             self.hub.publish()
+
+    # -- payloads -----------------------------------------------------------------------
+    def _rebuild_payloads(self, displays: list[Display]) -> None:
+        summary = self.match.summary() if self.match else self._lobby_summary()
+        if self.match is not None:
+            _chart(self._history, summary)
+        public = self._public_payload(summary)
+        self._store(PUBLIC, public)
+        for seat, display in enumerate(displays):
+            self._bump_turn(seat, [c.action for c in display.choices])
+            self._store(seat, self._seat_payload(seat, display, summary))
+        host_legal = self.match.legal_actions(HOST) if self.match else []
+        self._bump_turn(HOST, host_legal)
+        self._store(HOST, self._host_payload(public, host_legal))
+
+    def _bump_turn(self, viewer: Viewer, choices: list[dict[str, Any]]) -> None:
+        digest = canonical(choices)
+        if self._choices.get(viewer) != digest:
+            self._choices[viewer] = digest
+            self._turn[viewer] = self._turn.get(viewer, 0) + 1
+
+    def _store(self, viewer: Viewer, payload: dict[str, Any]) -> None:
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        old = self._payloads.get(viewer)
+        if old is None or old[2] != text:
+            self._payloads[viewer] = ((old[0] + 1) if old else 1, payload, text)
+
+    def _seat_payload(self, seat: int, display: Display, summary: dict[str, Any]) -> dict[str, Any]:
+        names = self.access.names()
+        playing = self.match is None or seat < self.match.seats
+        return {
+            "viewer": seat,
+            "version": self._turn.get(seat, 0),
+            "seat": {"index": seat, "number": seat + 1, "name": names[seat], "playing": playing},
+            "display": display.to_dict(),
+            "match": self.match.view(seat) if self.match and playing else None,
+            "summary": summary,
+        }
+
+    def _public_payload(self, summary: dict[str, Any]) -> dict[str, Any]:
+        payload = {
+            "viewer": PUBLIC,
+            "table": {"seats": self.seat_count, "names": self.access.names(),
+                      "claimed": [s in self._claimed for s in range(self.seat_count)]},
+            "match": self.match.view(PUBLIC) if self.match else None,
+            "summary": summary,
+            "history": [list(point) for point in self._history],
+        }
+        if self.match is None:
+            payload["lobby"] = {"games": _game_specs()}
+        return payload
+
+    def _host_payload(self, public: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        host = self.match.view(HOST)["host"] if self.match else {
+            "legal": [], "options": {}, "can_undo": False}
+        names = self.access.names()
+        seats = [{"index": s, "number": s + 1, "name": names[s], "claimed": s in self._claimed,
+                  "playing": self.match is None or s < self.match.seats}
+                 for s in range(self.seat_count)]
+        return {**public, "viewer": HOST, "version": self._turn.get(HOST, 0),
+                "host": {**host, "legal": legal,
+                         "paused": bool(self.match and self.match.is_paused),
+                         "over": bool(self.match and self.match.is_over)},
+                "seats": seats, "games": _game_specs()}
+
+    def _lobby_summary(self) -> dict[str, Any]:
+        return {"game": None, "title": "Mutiny Table", "headline": "Seat 1 is picking a game",
+                "turn": [0], "scores": None, "score_label": "", "lines": [], "tallies": []}
 
     # -- the lobby ----------------------------------------------------------------------
     def _lobby_display(self, seat: int) -> Display:
         if seat != 0:
             return Display(title="Mutiny Table", lines=("Waiting for seat 1", "to pick a game."))
+        pin = (f"Host PIN {self.pin.pin}",) if self.pin is not None else ()
         if self._lobby_game is None:
             choices = tuple(Choice(g.spec.title, {"type": LOBBY_GAME, "game": gid})
                             for gid, g in companion.games.GAMES.items()
                             if g.spec.min_seats <= self.seat_count)
-            return Display(title="Pick a game", lines=("Which game tonight?",),
+            return Display(title="Pick a game", lines=("Which game tonight?",) + pin,
                            choices=choices, led="on")
         spec = companion.games.get(self._lobby_game).spec
         top = min(spec.max_seats, self.seat_count)
         choices = tuple(Choice(f"{n} players", {"type": LOBBY_PLAYERS, "players": n})
                         for n in range(spec.min_seats, top + 1))
         back = Choice("Back", {"type": LOBBY_BACK})
-        return Display(title=spec.title[:20], lines=("How many players?",),
+        return Display(title=spec.title[:20], lines=("How many players?",) + pin,
                        choices=choices + (back,), led="on")
 
     def _lobby(self, seat: int, action: dict[str, Any]) -> None:
         if seat != 0:
             raise ActionRejected("not_your_turn", "seat 1 picks the game")
+        if not self._offered(seat, action):
+            raise ActionRejected("stale", "that choice is gone; look again")
         kind = action["type"]
-        if kind == LOBBY_BACK:
-            if self.match is not None and not self.match.is_over:
-                raise ActionRejected("not_now", "a match is being played")
-            self.match = None
+        if kind == LOBBY_BACK and self._lobby_game and self.match is None:
             self._lobby_game = None
-        elif self.match is not None:
-            raise ActionRejected("not_now", "a match is being played")
+        elif kind == LOBBY_BACK:
+            self.back_to_lobby()
         elif kind == LOBBY_GAME:
-            self._lobby_game = companion.games.get(str(action.get("game"))).spec.id
-        elif kind == LOBBY_PLAYERS and self._lobby_game:
-            self.start(self._lobby_game, int(action["players"]))
+            self._lobby_game = companion.games.get(action["game"]).spec.id
         else:
-            raise ActionRejected("not_now", "that is not possible now")
+            self.start(self._lobby_game, action["players"])
 
     def close(self) -> None:
-        """Close the seats and the journal (idempotent)."""
+        """Close the seats, the journal and the seat access file (idempotent)."""
         with self._lock:
             for device in self.devices:
                 device.close()
             self.journal.close()
+            self.access.close()
+
+
+def _with(display: Display, **changes: Any) -> Display:
+    fields = {"title": display.title, "lines": display.lines, "choices": display.choices,
+              "private": display.private, "led": display.led, "extra": display.extra}
+    fields.update(changes)
+    return Display(**fields)
+
+
+def _chart(history: list[list[float]], summary: dict[str, Any]) -> None:
+    """Add a point to the score chart when the public scores changed. The x axis counts
+    points, not actions: an action count would tell how many hidden moves were made."""
+    scores = summary.get("scores")
+    if scores is not None and (not history or history[-1][1:] != list(scores)):
+        history.append([len(history), *scores])
+
+
+def _game_specs() -> list[dict[str, Any]]:
+    return [g.spec.to_dict() for g in companion.games.GAMES.values()]

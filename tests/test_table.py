@@ -46,7 +46,7 @@ def test_unclaimed_seats_show_a_join_code_and_a_press_claims_the_seat(table, har
     assert table.is_claimed(1) and hardware[1].mode == "rest"
     assert hardware.frame(1) != blank_qr
     assert hardware[1].display.title == "Mutiny Table"  # waiting for seat 1
-    assert table.seat_for_token(table.join_url(2).rsplit("/", 1)[1]) == 2
+    assert table.access.seat_for(table.join_url(2).rsplit("/", 1)[1]) == 2
 
 
 def test_seat_one_picks_a_game_and_player_count_with_buttons(table, hardware):
@@ -114,14 +114,31 @@ def test_a_stale_choice_is_refused_and_said_on_the_seat(table, hardware):
 
 def test_web_and_host_actions_go_through_the_same_door(table, hardware):
     table.start("booty-dice", 2, seed="web")
-    version = table.match.version
+    version = table.turn_version(0)
     hold = {"type": "hold", "die": 1}
     with pytest.raises(ActionRejected) as info:
         table.submit(0, hold, version=version - 1)
     assert info.value.code == "stale"
-    assert table.submit(0, hold, version=version) == version + 1
-    assert table.submit(HOST, {"type": "undo"}) == version + 2
+    after = table.submit(0, hold, version=version)
+    assert after > version
+    with pytest.raises(ActionRejected) as info:  # a double tap acts once
+        table.submit(0, hold, version=version)
+    assert info.value.code == "stale"
+    table.submit(HOST, {"type": "undo"}, version=table.turn_version(HOST))
     assert table.match.snapshot()["state"]["held"] == [False] * 6
+
+
+def test_another_seats_move_does_not_make_a_seats_choices_stale(table):
+    table.start("moon-yeti", 4, seed="stale-free")
+    table.submit(0, {"type": "declare"})
+    for seat in range(4):
+        table.submit(seat, {"type": "ready"})
+    versions = [table.turn_version(s) for s in range(4)]
+    target = table.match.legal_actions(0)[0]
+    table.submit(0, target, version=versions[0])
+    # Seat 2's choices did not change when seat 1 voted: its version still holds.
+    vote = table.match.legal_actions(1)[0]
+    table.submit(1, vote, version=versions[1])
 
 
 def test_no_match_means_no_actions(table):

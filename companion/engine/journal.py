@@ -133,7 +133,8 @@ class Journal:
                 for seq, actor, action in rows]
 
     def load(self, match_id: str, games: Callable[[str], Game],
-             clock: Clock | None = None) -> Match:
+             clock: Clock | None = None,
+             each: Callable[[Match], None] | None = None) -> Match:
         """The match replayed from its entries, attached to this journal.
 
         ``games`` maps a game id to its rules (``companion.games.get``).
@@ -142,7 +143,7 @@ class Journal:
         try:
             match = Match.replay(games(head["game"]), head["seats"], head["options"],
                                  head["seed"], head["names"], match_id,
-                                 self.entries(match_id), clock=clock)
+                                 self.entries(match_id), clock=clock, each=each)
         except ActionRejected as exc:
             raise JournalError(
                 f"match {match_id} in {self.path} does not replay ({exc.message});"

@@ -14,7 +14,7 @@ import pickle
 import secrets
 import uuid
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from companion.engine.chance import Chance, Clock
 from companion.engine.display import Display
@@ -103,8 +103,12 @@ class Match:
     @classmethod
     def replay(cls, game: Game, seats: int, options: dict[str, Any], seed: str,
                names: list[str], match_id: str, entries: Iterable[Entry],
-               clock: Clock | None = None) -> "Match":
-        """The match rebuilt from its journal entries, without running the generator."""
+               clock: Clock | None = None,
+               each: Callable[["Match"], None] | None = None) -> "Match":
+        """The match rebuilt from its journal entries, without running the generator.
+
+        ``each``, if given, is called with the match after every entry (to rebuild
+        something that follows the match, like the table's score chart)."""
         match = cls(game, seats, game.spec.resolve_options(options), seed, names,
                     match_id, clock=clock)
         for entry in entries:
@@ -112,6 +116,8 @@ class Match:
                 raise ActionRejected(
                     "journal_gap", f"entry {entry.seq} follows {match.version}")
             match._commit(match._recorded(entry.actor, entry.action))
+            if each is not None:
+                each(match)
         return match
 
     @staticmethod
@@ -205,6 +211,13 @@ class Match:
         if viewer == HOST:
             out["host"] = {"legal": self.legal_actions(HOST), "options": self.options,
                            "can_undo": self.can_undo}
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The table display's summary, built by the game from the public view alone."""
+        out = {"game": self.game.spec.id, "title": self.game.spec.title, "headline": "",
+               "turn": [], "scores": None, "score_label": "", "lines": [], "tallies": []}
+        out.update(self.game.summary(self.view(PUBLIC)))
         return out
 
     def display(self, seat: int) -> Display:

@@ -108,6 +108,18 @@ class Game:
         """The seat's screen, built from the engine's view for that seat only."""
         raise NotImplementedError
 
+    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the table display shows, built from the engine's PUBLIC view only.
+
+        Keys (all optional): ``headline`` (one sentence), ``turn`` (seats whose turn it
+        publicly is), ``scores`` (a running score per seat) with ``score_label``,
+        ``lines`` (a few public facts) and ``tallies`` (revealed votes:
+        ``[{"title": ..., "rows": [[label, count], ...]}]``).
+        """
+        result = view.get("result")
+        return {"headline": "Match over" if result else view.get("step", ""),
+                "scores": result["scores"] if result else None}
+
     # -- for tests --------------------------------------------------------------------
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
         """A copy of ``state`` with everything ``viewer`` may not see drawn again,

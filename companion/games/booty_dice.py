@@ -261,6 +261,24 @@ class BootyDice(Game):
         """The seat's screen: see :func:`seat_display`."""
         return seat_display(view, seat)
 
+    # -- the table display ---------------------------------------------------------
+    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Whose turn, the standings and the supplies, from the public view."""
+        state, names = view["state"], view["names"]
+        roller = state["roller"]
+        if view.get("result"):
+            headline = view["result"]["reason"] or "Game over"
+        else:
+            headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
+        lines = [f"{names[s]}: {state['lives'][s]} lives, {state['shields'][s]} shields"
+                 + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
+        treasure = "endless" if state["treasure"] is None else state["treasure"]
+        chest = "endless" if state["war_chest"] is None else state["war_chest"]
+        lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
+        return {"headline": headline, "turn": [] if view.get("result") else [roller],
+                "scores": list(state["doubloons"]), "score_label": "Doubloons",
+                "lines": lines}
+
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
         """Nothing is hidden, so there is nothing to draw again: an unchanged copy
         (through JSON, which is exact for this plain state and faster than deepcopy)."""

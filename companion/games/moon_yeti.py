@@ -96,6 +96,17 @@ VOTE_KEYS = {VOTE1: "vote1", VOTE2: "vote2"}
 #: Action types whose label is a secret (shown on the OLED only while choosing).
 SECRET_TYPES = frozenset({"search", "confess", "vote", "one_vote", "bosun_wait"})
 
+#: What the table display says the table is doing, step by step.
+SUMMARY_HEADLINES = {
+    DEAL: "Dealing the roles", DECLARE: "Declare the time", CLOCK: "Reading the clock",
+    DISCUSS1: "Round 1: looking for evidence", VOTE1: "Innocence vote",
+    RECKON: "The Navigator may change a vote", RECKON_TO: "The Navigator may change a vote",
+    DISCUSS2: "Round 2: the trial", VOTE2: "Guilt vote",
+    BOSUN: "The Boatswain votes last", FORGIVE: "The Chaplain may take a vote",
+    COURSE: "The Navigator may change the course", RECAST: "A vote is cast again",
+    OVER: "The Mutineer is revealed",
+}
+
 REASONS = {
     "innocent": "The Mutineer was declared innocent",
     "guilty": "The Mutineer was found guilty",
@@ -148,6 +159,17 @@ def _seat_of(state: State, role: str) -> int:
 
 def _role_index(state: State, seat: int) -> int:
     return ROLES.index(state["roles"][seat])
+
+
+def _tally_rows(ballots: list[list[Any]], names: list[str]) -> list[list[Any]]:
+    """Votes per player, most first, from revealed ballots."""
+    counts: dict[int, int] = {}
+    for seat_ballots in ballots:
+        for ballot in seat_ballots:
+            if _is_real(ballot):
+                counts[ballot] = counts.get(ballot, 0) + 1
+    order = sorted(counts, key=lambda s: (-counts[s], s))
+    return [[names[s], counts[s]] for s in order]
 
 
 def _is_real(ballot: Any) -> bool:
@@ -766,6 +788,30 @@ class MoonYeti(Game):
         return {"mutineer": state["mutineer"], "cards_or_aces": per_seat,
                 "search": state["search"], "confession": state["confession"],
                 "chaplain_allied": _chaplain_allied(state)}
+
+    # -- the table display ---------------------------------------------------------
+    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Headline, revealed vote tallies and the end, from the public view alone."""
+        state, names = view["state"], view["names"]
+        lines = [f"{names[s]}: {role}" for s, role in enumerate(state["roles"])]
+        out: dict[str, Any] = {"headline": SUMMARY_HEADLINES.get(state["step"], ""),
+                               "lines": lines, "tallies": []}
+        if state["minute"] is not None:
+            out["lines"].insert(0, f"Time declared: :{state['minute']:02d}")
+        if state["step"] in DISCUSSIONS:
+            out["lines"].insert(0, f"{sum(state['ready'])} of {state['seats']} ready to vote")
+        for key, title in (("ballots1", "Innocence vote"), ("ballots2", "Guilt vote")):
+            if state[key] is not None:
+                out["tallies"].append({"title": title, "rows": _tally_rows(state[key], names)})
+        if state["innocent"] is not None:
+            out["lines"].insert(0, f"Innocent: {names[state['innocent']]}")
+        if state["guilty"] is not None:
+            out["lines"].insert(0, f"Guilty: {names[state['guilty']]}")
+        if view.get("result"):
+            out["scores"] = view["result"]["scores"]
+            out["score_label"] = "Wins"
+            out["headline"] = view["result"]["reason"] or "The Mutineer is revealed"
+        return out
 
     # -- re-deal (for the contract tests) -----------------------------------------
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:

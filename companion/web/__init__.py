@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion.access import HostPin
 from companion.table import Table
 from companion.web.live import Hub
 
@@ -16,15 +17,21 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 def create_app(table: Table, hub: Hub, sim: Any = None,
                config: dict[str, Any] | None = None) -> Flask:
     """A Flask app for one table. ``sim`` is the simulated seat backend, if any: with it
-    the ``/sim`` page shows and drives every seat."""
+    the ``/sim`` page shows and drives every seat. The host PIN is the table's
+    (``table.pin``); a table without one gets a fresh PIN here."""
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=64 * 1024)
     app.config.update(config or {})
-    app.extensions["mutiny"] = {"table": table, "hub": hub, "sim": sim}
+    if table.pin is None:
+        table.pin = HostPin()
+    app.extensions["mutiny"] = {"table": table, "hub": hub, "sim": sim, "pin": table.pin}
 
-    from companion.web import home
+    from companion.web import api, home, pages
     app.register_blueprint(home.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    pages.register_portal_fallback(app)
     if sim is not None:
         from companion.web import sim as sim_pages
         app.register_blueprint(sim_pages.bp)

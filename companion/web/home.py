@@ -10,7 +10,7 @@ bp = Blueprint("home", __name__)
 def index():
     if current_app.extensions["mutiny"]["sim"] is not None:
         return redirect(url_for("sim.page"))
-    return jsonify(status="ok", pages=["/sim"])
+    return redirect(url_for("pages.table"))
 
 
 @bp.get("/healthz")

@@ -17,6 +17,10 @@ from typing import Any, Callable, Iterator
 KEEPALIVE_SECONDS = 15.0
 
 
+class StreamEnded(Exception):
+    """Raised by a stream's ``build`` to end the stream (the viewer lost its access)."""
+
+
 class Hub:
     """A change counter with a condition variable, shared by every live stream."""
 
@@ -52,34 +56,37 @@ class Hub:
     def closed(self) -> bool:
         return self._closed
 
-    def stream(self, build: Callable[[], tuple[str, dict[str, Any]] | None],
+    def stream(self, build: Callable[[], tuple[Any, str, Any] | None],
                keepalive: float = KEEPALIVE_SECONDS) -> Iterator[str]:
-        """Server-Sent Events for one viewer. ``build`` returns (event name, payload)
-        from that viewer's own view, or None for nothing new; it is called after every
-        change."""
+        """Server-Sent Events for one viewer.
+
+        ``build`` returns ``(event id, event name, payload)`` from that viewer's own
+        view, or None for nothing to send; it is called after every change, and an event
+        goes out only when its id differs from the last one sent.
+        """
         with self._changed:
             self.streams += 1
         try:
-            seen, last = -1, None
-            counter = 0
-            while not self._closed:
-                serial = self._serial
-                if serial != seen:
-                    seen = serial
-                    built = build()
-                    if built is None:
-                        continue
-                    name, payload = built
-                    text = json.dumps(payload, separators=(",", ":"))
-                    if text != last:
-                        last = text
-                        counter += 1
-                        yield f"id: {counter}\nevent: {name}\ndata: {text}\n\n"
-                        continue
-                started = time.monotonic()
-                if self.wait(seen, keepalive) == seen and not self._closed:
-                    if time.monotonic() - started >= keepalive * 0.9:
-                        yield ": keep-alive\n\n"
+            yield from self._events(build, keepalive)
+        except StreamEnded:
+            return
         finally:
             with self._changed:
                 self.streams -= 1
+
+    def _events(self, build, keepalive: float) -> Iterator[str]:
+        seen, last_id = -1, None
+        while not self._closed:
+            serial = self._serial
+            if serial != seen:
+                seen = serial
+                built = build()
+                if built is not None and built[0] != last_id:
+                    last_id, name, payload = built
+                    text = json.dumps(payload, separators=(",", ":"))
+                    yield f"id: {last_id}\nevent: {name}\ndata: {text}\n\n"
+                continue
+            started = time.monotonic()
+            if self.wait(seen, keepalive) == seen and not self._closed:
+                if time.monotonic() - started >= keepalive * 0.9:
+                    yield ": keep-alive\n\n"

@@ -27,6 +27,7 @@ def stream():
     base64) and LED, sent when it changes; the first event holds every seat."""
     table, hub, sim = _parts()
     sent: dict[int, tuple[str, str]] = {}
+    count = [0]
 
     def build():
         changed = []
@@ -38,7 +39,8 @@ def stream():
                 changed.append({"seat": seat, "frame": frame, "led": led})
         if not changed:
             return None
-        return "frames", {"seats": changed, "match": _match_line(table)}
+        count[0] += 1
+        return count[0], "frames", {"seats": changed, "match": _match_line(table)}
 
     return Response(stream_with_context(hub.stream(build)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

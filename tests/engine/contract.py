@@ -92,6 +92,8 @@ def _check_plain_json(match: Match, where: str) -> None:
     for viewer in [PUBLIC, HOST, *range(match.seats)]:
         view = match.view(viewer)
         assert json.loads(json.dumps(view)) == view, f"{where}: view is not plain JSON"
+    summary = match.summary()
+    assert json.loads(json.dumps(summary)) == summary, f"{where}: summary is not JSON"
 
 
 def _check_each_applies(match: Match, choices, where: str) -> None:
@@ -155,6 +157,9 @@ def _check_redeal(match: Match, rng: random.Random, tally: Tally, where: str) ->
         if viewer != PUBLIC:
             assert match.display(viewer) == twin.display(viewer), (
                 f"{where}: display of seat {viewer} depends on what it may not see")
+        else:
+            assert match.summary() == twin.summary(), (
+                f"{where}: the table summary depends on what the public may not see")
 
 
 def _check_replay(match: Match, journal: Journal, game: Game, context: str) -> None:

@@ -1,0 +1,254 @@
+"""The JSON API under /api/ (docs/api.md): views, live streams and actions.
+
+Every answer for a viewer is built from that viewer's payload, which the table built
+from that viewer's own view; every rejection is ``{"code", "message"}`` with a 4xx
+status and leaves the match unchanged.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
+
+from companion.access import PinLocked
+from companion.engine import HOST, PUBLIC, ActionRejected
+from companion.errors import MutinyError
+from companion.web import auth
+from companion.web.live import StreamEnded
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: HTTP status for each engine or API code that is not a 409 rule refusal.
+STATUS = {
+    "bad_json": 400, "bad_request": 400, "bad_action": 400, "missing_field": 400,
+    "unknown_field": 400, "bad_value": 400, "bad_seats": 400, "bad_option": 400,
+    "unknown_option": 400, "bad_names": 400, "unknown_game": 400, "unknown_action": 400,
+    "no_seat": 401, "no_host": 401, "bad_pin": 401, "cross_site": 403,
+    "no_match": 404, "no_such_seat": 404, "too_large": 413, "json_only": 415,
+    "locked": 429,
+}
+
+
+class ApiError(MutinyError):
+    """A refusal of the API itself (not of the rules)."""
+
+    def __init__(self, code: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.code, self.message, self.extra = code, message, extra
+
+
+def refusal(code: str, message: str, **extra: Any):
+    body = {"code": code, "message": message, **extra}
+    return jsonify(body), STATUS.get(code, 409)
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    return refusal(exc.code, exc.message, **exc.extra)
+
+
+@bp.errorhandler(ActionRejected)
+def _rejected(exc: ActionRejected):
+    return refusal(exc.code, exc.message)
+
+
+@bp.errorhandler(MutinyError)
+def _mutiny_error(exc: MutinyError):
+    code = getattr(exc, "code", "bad_request")
+    return refusal(code, getattr(exc, "message", str(exc)))
+
+
+@bp.errorhandler(413)
+def _too_large(_exc):
+    return refusal("too_large", "that request is far too large")
+
+
+@bp.before_request
+def _guard_writes():
+    if request.method == "POST":
+        auth.check_same_site()
+        if not request.is_json:
+            raise ApiError("json_only", "send application/json")
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise ApiError("bad_json", "the body must be a JSON object")
+        g.body = body
+
+
+def _table():
+    return current_app.extensions["mutiny"]["table"]
+
+
+def _hub():
+    return current_app.extensions["mutiny"]["hub"]
+
+
+# -- reading --------------------------------------------------------------------------
+@bp.get("/games")
+def games():
+    return jsonify(_table().payload(HOST)[1]["games"])
+
+
+@bp.get("/seat/view")
+def seat_view():
+    return jsonify(_table().payload(auth.require_seat())[1])
+
+
+@bp.get("/public/view")
+def public_view():
+    return jsonify(_table().payload(PUBLIC)[1])
+
+
+@bp.get("/host/view")
+def host_view():
+    auth.require_host()
+    return jsonify(_table().payload(HOST)[1])
+
+
+@bp.get("/seat/stream")
+def seat_stream():
+    return _stream(auth.require_seat())
+
+
+@bp.get("/public/stream")
+def public_stream():
+    return _stream(PUBLIC)
+
+
+@bp.get("/host/stream")
+def host_stream():
+    auth.require_host()
+    return _stream(HOST)
+
+
+def _stream(viewer):
+    table = _table()
+    # The seat (or host) is checked once here and again on every event, so a replaced
+    # token or a logout closes the stream instead of feeding it.
+    still_allowed = auth.still_allowed(viewer)
+
+    def build():
+        if not still_allowed():
+            raise StreamEnded
+        serial, payload = table.payload(viewer)
+        return serial, "payload", payload
+
+    def events():
+        yield "retry: 1500\n\n"  # reconnect soon after a phone wakes
+        yield from _hub().stream(build)
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+# -- acting ---------------------------------------------------------------------------
+@bp.post("/seat/act")
+def seat_act():
+    seat = auth.require_seat()
+    action, version = _action_and_version()
+    return jsonify(ok=True, version=_table().submit(seat, action, version))
+
+
+@bp.post("/host/login")
+def host_login():
+    pin = g.body.get("pin")
+    try:
+        ok = auth.pin().check(pin)
+    except PinLocked as exc:
+        raise ApiError("locked", str(exc), retry_after=round(exc.retry_after)) from None
+    if not ok:
+        raise ApiError("bad_pin", "that is not the host PIN")
+    response = jsonify(ok=True)
+    auth.set_host_cookie(response)
+    return response
+
+
+@bp.post("/host/logout")
+def host_logout():
+    response = jsonify(ok=True)
+    auth.clear_host_cookie(response)
+    return response
+
+
+@bp.post("/host/start")
+def host_start():
+    auth.require_host()
+    body = g.body
+    game, players, options, names = (body.get("game"), body.get("players"),
+                                      body.get("options", {}), body.get("names"))
+    if not isinstance(game, str) or not isinstance(options, dict):
+        raise ApiError("bad_request", "give a game id and an options object")
+    if names is not None and (not isinstance(names, list) or
+                              not all(isinstance(n, str) for n in names)):
+        raise ApiError("bad_request", "names is a list of strings")
+    if names is not None:
+        for seat, name in enumerate(names[:_table().seat_count]):
+            _table().rename(seat, auth.clean_name(name))
+        names = [auth.clean_name(n) for n in names]
+    try:
+        match = _table().start(game, players, options, names=names)
+    except KeyError as exc:  # UnknownGame
+        raise ApiError("unknown_game", str(exc)) from None
+    return jsonify(ok=True, match=match.id)
+
+
+@bp.post("/host/act")
+def host_act():
+    auth.require_host()
+    action, version = _action_and_version()
+    return jsonify(ok=True, version=_table().submit(HOST, action, version))
+
+
+@bp.post("/host/lobby")
+def host_lobby():
+    auth.require_host()
+    _table().back_to_lobby()
+    return jsonify(ok=True)
+
+
+@bp.post("/host/seats/<int:number>/name")
+def host_rename(number: int):
+    auth.require_host()
+    name = g.body.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError("bad_request", "give a name")
+    _table().rename(_seat_index(number), auth.clean_name(name))
+    return jsonify(ok=True)
+
+
+@bp.post("/host/seats/<int:number>/replace")
+def host_replace(number: int):
+    auth.require_host()
+    return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number)))
+
+
+@bp.post("/host/seats/<int:number>/kick")
+def host_kick(number: int):
+    auth.require_host()
+    return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number), unclaim=True))
+
+
+@bp.get("/host/seats/<int:number>/qr.svg")
+def host_qr(number: int):
+    auth.require_host()
+    url = _table().join_url(_seat_index(number))
+    out = io.BytesIO()
+    segno.make(url, error="l").save(out, kind="svg", scale=8, border=2, dark="#000",
+                                    light="#fff")
+    return Response(out.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _seat_index(number: int) -> int:
+    if not 1 <= number <= _table().seat_count:
+        raise ApiError("no_such_seat", f"this table has seats 1 to {_table().seat_count}")
+    return number - 1
+
+
+def _action_and_version() -> tuple[Any, int | None]:
+    action, version = g.body.get("action"), g.body.get("version")
+    if version is not None and type(version) is not int:
+        raise ApiError("bad_request", "version is a whole number")
+    return action, version
