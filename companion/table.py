@@ -70,6 +70,7 @@ class Table:
         self._choices: dict[Viewer, str] = {}
         self._payloads: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
         self._history: list[list[float]] = []
+        self._shown: dict[int, Any] = {}  # what each seat's device was last given
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
@@ -238,6 +239,12 @@ class Table:
             serial, payload, _text = self._payloads[viewer]
             return serial, payload
 
+    def payload_text(self, viewer: Viewer) -> tuple[int, str]:
+        """(serial, payload as JSON text): what a stream sends, serialised once."""
+        with self._lock:
+            serial, _payload, text = self._payloads[viewer]
+            return serial, text
+
     def turn_version(self, viewer: Viewer) -> int:
         with self._lock:
             return self._turn.get(viewer, 0)
@@ -247,10 +254,14 @@ class Table:
         with self._lock:
             displays = [self.display(seat) for seat in range(self.seat_count)]
             for index, device in enumerate(self.devices):
-                if index in self._claimed:
-                    device.show(displays[index])
+                shown = displays[index] if index in self._claimed else self.join_url(index)
+                if self._shown.get(index) == shown:
+                    continue  # most actions change one or two seats' screens
+                self._shown[index] = shown
+                if isinstance(shown, Display):
+                    device.show(shown)
                 else:
-                    device.show_qr(self.join_url(index))
+                    device.show_qr(shown)
             self._rebuild_payloads(displays)
         if self.hub is not None:
             self.hub.publish()

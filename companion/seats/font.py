@@ -10,8 +10,10 @@ Lower-case descenders are squeezed into the seven rows, as in classic 5x7 LCD fo
 """
 from __future__ import annotations
 
+import functools
+
 import unicodedata
-from functools import lru_cache
+from functools import lru_cache  # noqa: F401 (glyph cache)
 
 from PIL import Image, ImageDraw
 
@@ -188,12 +190,28 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str,
 
     ``bold`` strikes each glyph twice, ``scale`` pixels apart, and advances 7 * scale.
     """
-    x, y = xy
-    for char in fold(text):
-        mask = glyph(char)
+    mask = _line_mask(fold(text), scale, bold)
+    if mask is not None:
+        draw.bitmap(xy, mask, fill=fill)
+
+
+@functools.lru_cache(maxsize=512)
+def _line_mask(text: str, scale: int, bold: bool) -> Image.Image | None:
+    """One line of text as a 1-bit mask. Screens redraw the same few lines again and
+    again, and drawing glyph by glyph was most of the cost of a redraw."""
+    if not text:
+        return None
+    step = advance(scale, bold)
+    mask = Image.new("1", (step * len(text) + scale, GLYPH_H * scale), 0)
+    pen = ImageDraw.Draw(mask)
+    x = 0
+    for char in text:
+        glyph_mask = glyph(char)
         if scale != 1:
-            mask = mask.resize((GLYPH_W * scale, GLYPH_H * scale), Image.Resampling.NEAREST)
-        draw.bitmap((x, y), mask, fill=fill)
+            glyph_mask = glyph_mask.resize((GLYPH_W * scale, GLYPH_H * scale),
+                                           Image.Resampling.NEAREST)
+        pen.bitmap((x, 0), glyph_mask, fill=1)
         if bold and char != ELLIPSIS:  # struck twice, its dots would run into a line
-            draw.bitmap((x + scale, y), mask, fill=fill)
-        x += advance(scale, bold)
+            pen.bitmap((x + scale, 0), glyph_mask, fill=1)
+        x += step
+    return mask

@@ -192,6 +192,9 @@ class CountingInterface:
         self.transfers += 1
         if self.log is not None:
             self.log.append(("data", data))
+        if self._mode == 0:
+            self._write_horizontal(data)
+            return
         for byte in data:
             self._write(byte)
 
@@ -244,6 +247,28 @@ class CountingInterface:
             self._col = (self._col & 0xF0) | op
         elif op <= 0x1F:
             self._col = (self._col & 0x0F) | ((op & 0x0F) << 4)
+
+    def _write_horizontal(self, data: bytes) -> None:
+        """Horizontal addressing (the driver's mode) a row run at a time: the same
+        result as ``_write`` byte by byte, without a Python call per byte."""
+        first_col, last_col = self._cols
+        first_page, last_page = self._page_window
+        done = 0
+        while done < len(data):
+            run = min(len(data) - done, last_col - self._col + 1)
+            if run <= 0:  # the cursor sits outside its window: let the slow path cope
+                for byte in data[done:]:
+                    self._write(byte)
+                return
+            if self._page < self.pages:
+                start = self._page * self.width + self._col
+                visible = max(0, min(run, self.width - self._col))
+                self.ram[start:start + visible] = data[done:done + visible]
+            done += run
+            self._col += run
+            if self._col > last_col:
+                self._col = first_col
+                self._page = first_page if self._page >= last_page else self._page + 1
 
     def _write(self, byte: int) -> None:
         if self._page < self.pages and self._col < self.width:

@@ -132,8 +132,8 @@ def _stream(viewer):
     def build():
         if not still_allowed():
             raise StreamEnded
-        serial, payload = table.payload(viewer)
-        return serial, "payload", payload
+        serial, text = table.payload_text(viewer)
+        return serial, "payload", text
 
     def events():
         yield "retry: 1500\n\n"  # reconnect soon after a phone wakes

@@ -61,7 +61,8 @@ class Hub:
         """Server-Sent Events for one viewer.
 
         ``build`` returns ``(event id, event name, payload)`` from that viewer's own
-        view, or None for nothing to send; it is called after every change, and an event
+        view (the payload as a JSON-able value or as JSON text), or None for nothing to
+        send; it is called after every change, and an event
         goes out only when its id differs from the last one sent.
         """
         with self._changed:
@@ -83,7 +84,8 @@ class Hub:
                 built = build()
                 if built is not None and built[0] != last_id:
                     last_id, name, payload = built
-                    text = json.dumps(payload, separators=(",", ":"))
+                    text = payload if isinstance(payload, str) else json.dumps(
+                        payload, separators=(",", ":"))
                     yield f"id: {last_id}\nevent: {name}\ndata: {text}\n\n"
                 continue
             started = time.monotonic()

@@ -87,6 +87,10 @@ def test_a_button_press_reaches_eight_phones_and_two_tables(server):
         assert [p["viewer"] for _, p in first] == [*range(8), "public", "public"]
         assert all(p["match"]["step"] == "declare" for _, p in first)
         press(server, 0)  # seat 1 declares the time: every view moves on
+        if server.table.match.step() == "declare":
+            # On a machine loaded to the hilt the release can come after the hold
+            # time, which makes the press a hold (private screen), not a choice.
+            press(server, 0)
         for stream, (old_id, _) in zip(phones + tables, first):
             new_id, payload = stream.next()
             while payload["match"]["step"] == "declare":
