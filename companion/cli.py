@@ -44,6 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option (repeatable); VALUE is JSON or a plain word")
     sim.set_defaults(run=cmd_simulate)
+    wiring = sub.add_parser("wiring", help="draw a table config's wiring diagram as SVG")
+    wiring.add_argument("config", help="table config (TOML), e.g. hardware/table-6.toml")
+    wiring.add_argument("-o", "--output", help="SVG file to write (default: stdout)")
+    wiring.set_defaults(run=cmd_wiring)
+
     srv = sub.add_parser("serve", help="run the table: seats, phones and pages")
     srv.add_argument("--game", help="start this game if no match is unfinished")
     srv.add_argument("--seats", type=int, help="seats of the simulated table / players")
@@ -54,6 +59,18 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000)
     srv.set_defaults(run=cmd_serve)
     return parser
+
+
+def cmd_wiring(args: argparse.Namespace) -> int:
+    from companion.seats import load_table_config
+    from companion.seats.wiring import wiring_svg
+    svg = wiring_svg(load_table_config(args.config, backend="sim"))
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(svg)
+    else:
+        sys.stdout.write(svg)
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# Mutiny Table installer for Raspberry Pi OS (Bookworm or later). Run once, as root:
+#
+#   sudo hardware/install.sh                          # I2C, user, venv, service
+#   sudo hardware/install.sh --seats 6 --hotspot MutinyTable --password 'aye aye cap'
+#   sudo hardware/install.sh --dry-run                # print every change, make none
+#
+# Running it again changes nothing that is already as it should be; it prints each
+# change it makes (or would make) and a count at the end.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC_IN=$(cd "$HERE/.." && pwd)
+
+ROOT=""              # a directory to install into instead of / (for tests)
+DRY_RUN=0
+SEATS=4
+CONFIG_FROM=""
+SERVICE_USER=mutiny
+PREFIX=/opt/mutiny
+DATA=/var/lib/mutiny
+PORT=80
+HOTSPOT_SSID=""
+HOTSPOT_PASSWORD=""
+HOTSPOT_ADDRESS=10.42.0.1
+HOST_NAME=""
+CHANGES=0
+
+usage() {
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<'USAGE'
+Options:
+  --seats 4|6|8        the table config to start from (hardware/table-N.toml)
+  --config FILE        start from this table config instead
+  --port N             web port (default 80)
+  --hotspot SSID       make a Wi-Fi hotspot with this name (NetworkManager)
+  --password PASS      the hotspot's WPA2 password (8 to 63 characters)
+  --hostname NAME      set the Pi's name (phones can use http://NAME.local/)
+  --dry-run            print every change that would be made, and make none
+  --root DIR           install below DIR instead of / (for tests)
+USAGE
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seats) SEATS=$2; shift 2 ;;
+        --config) CONFIG_FROM=$2; shift 2 ;;
+        --port) PORT=$2; shift 2 ;;
+        --hotspot) HOTSPOT_SSID=$2; shift 2 ;;
+        --password) HOTSPOT_PASSWORD=$2; shift 2 ;;
+        --hostname) HOST_NAME=$2; shift 2 ;;
+        --dry-run) DRY_RUN=1; shift ;;
+        --root) ROOT=$2; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+# -- how every change is made -----------------------------------------------------------
+say() { printf '%s\n' "$*"; }
+
+# change DESCRIPTION COMMAND...: run a command that changes the system (or, with
+# --dry-run, say that it would).
+change() {
+    local what=$1; shift
+    CHANGES=$((CHANGES + 1))
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would: $what  [$*]"
+    else
+        say "change: $what"
+        "$@"
+    fi
+}
+
+# put_file PATH MODE: write stdin to PATH (below ROOT) unless it already holds exactly that.
+put_file() {
+    local path=$ROOT$1 mode=$2 content
+    content=$(cat)
+    if [ -f "$path" ] && [ "$(cat "$path")" = "$content" ]; then
+        return 1
+    fi
+    CHANGES=$((CHANGES + 1))
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would: write $1"
+    else
+        say "change: write $1"
+        mkdir -p "$(dirname "$path")"
+        printf '%s\n' "$content" > "$path"
+        chmod "$mode" "$path"
+    fi
+}
+
+# ensure_line PATH LINE: append LINE to PATH (below ROOT) unless it is there already.
+ensure_line() {
+    local path=$ROOT$1 line=$2
+    if [ -f "$path" ] && grep -qxF -- "$line" "$path"; then
+        return 0
+    fi
+    CHANGES=$((CHANGES + 1))
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would: add '$line' to $1"
+    else
+        say "change: add '$line' to $1"
+        mkdir -p "$(dirname "$path")"
+        printf '%s\n' "$line" >> "$path"
+    fi
+}
+
+check_arguments() {
+    case "$SEATS" in 4|6|8) ;; *) echo "install.sh: --seats takes 4, 6 or 8" >&2; exit 2 ;; esac
+    if [ -n "$HOTSPOT_SSID" ] && { [ ${#HOTSPOT_PASSWORD} -lt 8 ] || [ ${#HOTSPOT_PASSWORD} -gt 63 ]; }; then
+        echo "install.sh: --hotspot needs a --password of 8 to 63 characters" >&2
+        exit 2
+    fi
+    if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+        echo "install.sh: run it as root (sudo hardware/install.sh), or with --dry-run" >&2
+        exit 2
+    fi
+}
+
+# -- the steps ------------------------------------------------------------------------------
+step_i2c() {
+    say "1. I2C at 400 kHz"
+    if command -v raspi-config >/dev/null && [ "$(raspi-config nonint get_i2c)" != 0 ]; then
+        change "enable I2C" raspi-config nonint do_i2c 0
+    fi
+    local boot=/boot/firmware/config.txt
+    [ -f "$ROOT$boot" ] || [ ! -f "$ROOT/boot/config.txt" ] || boot=/boot/config.txt
+    ensure_line "$boot" "dtparam=i2c_arm=on"
+    ensure_line "$boot" "dtparam=i2c_arm_baudrate=400000"
+}
+
+step_packages() {
+    say "2. System packages"
+    local wanted=(python3-venv python3-lgpio i2c-tools avahi-daemon) missing=() pkg
+    for pkg in "${wanted[@]}"; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        change "install ${missing[*]}" apt-get install -y -q "${missing[@]}"
+    fi
+}
+
+step_user() {
+    say "3. The service user '$SERVICE_USER'"
+    if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
+        change "create user $SERVICE_USER" useradd --system --home-dir "$DATA" \
+            --shell /usr/sbin/nologin "$SERVICE_USER"
+    fi
+    local group
+    for group in gpio i2c spi dialout; do
+        getent group "$group" >/dev/null || continue
+        if ! id -nG "$SERVICE_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+            change "add $SERVICE_USER to group $group" usermod -aG "$group" "$SERVICE_USER"
+        fi
+    done
+    if [ ! -d "$ROOT$DATA" ]; then
+        change "make $DATA" install -d -m 0750 "$ROOT$DATA"
+        change "give $DATA to $SERVICE_USER" chown "$SERVICE_USER:" "$ROOT$DATA"
+    fi
+}
+
+step_software() {
+    say "4. Mutiny Table in $PREFIX"
+    local src=$PREFIX/src venv=$PREFIX/venv
+    if ! diff -rq --exclude=.git --exclude=.venv --exclude=__pycache__ \
+            --exclude='*.egg-info' --exclude=node_modules --exclude=data \
+            "$SRC_IN" "$ROOT$src" >/dev/null 2>&1; then
+        change "copy the source to $src" copy_source "$ROOT$src"
+        SOURCE_CHANGED=1
+    fi
+    if [ ! -x "$ROOT$venv/bin/python" ]; then
+        # System site packages: lgpio comes from Raspberry Pi OS, not from PyPI.
+        change "make the virtual environment $venv" python3 -m venv --system-site-packages "$ROOT$venv"
+        SOURCE_CHANGED=1
+    fi
+    if [ "${SOURCE_CHANGED:-0}" = 1 ]; then
+        change "install the companion into $venv" "$ROOT$venv/bin/python" -m pip install \
+            --quiet --editable "$ROOT$src"
+    fi
+}
+
+copy_source() {
+    local dest=$1
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    tar -C "$SRC_IN" --exclude=.git --exclude=.venv --exclude=__pycache__ \
+        --exclude='*.egg-info' --exclude=node_modules --exclude=data -cf - . | tar -C "$dest" -xf -
+}
+
+step_config() {
+    say "5. The table config /etc/mutiny/table.toml"
+    local from=${CONFIG_FROM:-$SRC_IN/hardware/table-$SEATS.toml}
+    if [ ! -f "$ROOT/etc/mutiny/table.toml" ]; then
+        # Never overwritten: it is the group's own file once it exists.
+        put_file /etc/mutiny/table.toml 0644 < "$from" || true
+    fi
+}
+
+step_service() {
+    say "6. The service (starts at power-on, restarts on failure)"
+    local unit
+    unit=$(sed -e "s#@USER@#$SERVICE_USER#g" -e "s#@VENV@#$PREFIX/venv#g" \
+               -e "s#@SRC@#$PREFIX/src#g" -e "s#@DATA@#$DATA#g" \
+               -e "s#@CONFIG@#/etc/mutiny/table.toml#g" -e "s#@PORT@#$PORT#g" \
+               "$SRC_IN/hardware/mutiny.service.in")
+    if printf '%s\n' "$unit" | put_file /etc/systemd/system/mutiny.service 0644; then
+        change "reload systemd" systemctl daemon-reload
+        SOURCE_CHANGED=1
+    fi
+    if ! systemctl is-enabled --quiet mutiny.service 2>/dev/null; then
+        change "enable mutiny.service" systemctl enable mutiny.service
+    fi
+    if [ "${SOURCE_CHANGED:-0}" = 1 ]; then
+        change "(re)start mutiny.service" systemctl restart mutiny.service
+    elif ! systemctl is-active --quiet mutiny.service 2>/dev/null; then
+        change "start mutiny.service" systemctl start mutiny.service
+    fi
+}
+
+step_hotspot() {
+    [ -n "$HOTSPOT_SSID" ] || return 0
+    say "7. Wi-Fi hotspot '$HOTSPOT_SSID' with a captive portal"
+    if ! nmcli -t -f NAME connection show 2>/dev/null | grep -qx mutiny-hotspot; then
+        change "create the hotspot" nmcli connection add type wifi ifname wlan0 \
+            con-name mutiny-hotspot autoconnect yes ssid "$HOTSPOT_SSID" \
+            802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
+            ipv4.addresses "$HOTSPOT_ADDRESS/24" wifi-sec.key-mgmt wpa-psk \
+            wifi-sec.psk "$HOTSPOT_PASSWORD"
+    fi
+    # NetworkManager's shared mode runs dnsmasq: answer every name with the Pi, so a
+    # phone's "am I online?" check lands on the game.
+    printf 'address=/#/%s\n' "$HOTSPOT_ADDRESS" |
+        put_file /etc/NetworkManager/dnsmasq-shared.d/mutiny-portal.conf 0644 || true
+}
+
+step_hostname() {
+    [ -n "$HOST_NAME" ] || return 0
+    say "8. The name $HOST_NAME.local (mDNS by avahi)"
+    if [ "$(hostname)" != "$HOST_NAME" ]; then
+        change "name this Pi $HOST_NAME" hostnamectl set-hostname "$HOST_NAME"
+    fi
+}
+
+main() {
+    check_arguments
+    [ "$DRY_RUN" = 1 ] && say "Dry run: nothing will be changed."
+    step_i2c
+    step_packages
+    step_user
+    step_software
+    step_config
+    step_service
+    step_hotspot
+    step_hostname
+    if [ "$CHANGES" = 0 ]; then
+        say "Nothing to change: Mutiny Table is installed."
+    elif [ "$DRY_RUN" = 1 ]; then
+        say "$CHANGES changes would be made."
+    else
+        say "$CHANGES changes made. Check the table with: sudo -u $SERVICE_USER $PREFIX/venv/bin/mutiny doctor --config /etc/mutiny/table.toml"
+    fi
+}
+
+main

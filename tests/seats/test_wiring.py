@@ -1,0 +1,43 @@
+"""The wiring diagrams in hardware/ are drawn from the table configs beside them."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.seats import load_table_config, sim_table_config
+from companion.seats.wiring import PHYSICAL, pin_roles, wiring_svg
+
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+
+
+@pytest.mark.parametrize("seats", [4, 6, 8])
+def test_the_shipped_diagram_matches_its_config(seats):
+    config = load_table_config(HARDWARE / f"table-{seats}.toml", backend="sim")
+    shipped = (HARDWARE / f"wiring-{seats}.svg").read_text()
+    assert shipped == wiring_svg(config), (
+        f"regenerate: mutiny wiring hardware/table-{seats}.toml -o hardware/wiring-{seats}.svg")
+
+
+def test_every_used_pin_is_labelled_with_its_seat_and_role():
+    config = sim_table_config(6)
+    svg = wiring_svg(config)
+    ElementTree.fromstring(svg)  # well-formed
+    for gpio, (seat, role) in pin_roles(config).items():
+        assert f"GPIO{gpio} seat {seat} {role}" in svg
+        assert f"(pin {PHYSICAL[gpio]})" in svg
+    assert "TCA9548A at 0x70 on bus 1:" in svg
+
+
+def test_names_are_escaped():
+    config = sim_table_config(2)
+    config = type(config)(seats=config.seats, name="<script>x</script>", source="t")
+    assert "<script>" not in wiring_svg(config)
+
+
+def test_the_command_writes_the_file(tmp_path):
+    out = tmp_path / "w.svg"
+    assert main(["wiring", str(HARDWARE / "table-6.toml"), "-o", str(out)]) == 0
+    assert out.read_text().startswith("<svg")
