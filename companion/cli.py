@@ -44,6 +44,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option (repeatable); VALUE is JSON or a plain word")
     sim.set_defaults(run=cmd_simulate)
+    doc = sub.add_parser("doctor", help="check the table: screens, buttons, journal, Wi-Fi")
+    doc.add_argument("--backend", choices=("sim", "pi"), help="default: pi on a Raspberry Pi")
+    doc.add_argument("--config", help="table config (default /etc/mutiny/table.toml on pi)")
+    doc.add_argument("--seats", type=int, default=4, help="seats of the simulated table")
+    doc.add_argument("--data-dir", help="where the journal lives")
+    doc.add_argument("--host", default="0.0.0.0", help="address the companion listens on")
+    doc.add_argument("--port", type=int, default=80, help="port the companion listens on")
+    doc.add_argument("--button-timeout", type=float, default=20.0,
+                     help="seconds to wait for each button")
+    doc.add_argument("--no-buttons", action="store_true", help="do not ask for presses")
+    doc.set_defaults(run=cmd_doctor)
+
     wiring = sub.add_parser("wiring", help="draw a table config's wiring diagram as SVG")
     wiring.add_argument("config", help="table config (TOML), e.g. hardware/table-6.toml")
     wiring.add_argument("-o", "--output", help="SVG file to write (default: stdout)")
@@ -59,6 +71,24 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000)
     srv.set_defaults(run=cmd_serve)
     return parser
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.doctor import Doctor
+    from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
+    from companion.serve import default_data_dir
+    backend = args.backend or default_backend()
+    if args.config:
+        config = load_table_config(args.config, backend=backend)
+    elif backend == "sim":
+        config = sim_table_config(args.seats)
+    else:
+        config = load_table_config("/etc/mutiny/table.toml", backend=backend)
+    data_dir = args.data_dir or default_data_dir()
+    with open_seats(config, backend) as hardware:
+        doctor = Doctor(config, hardware, backend, data_dir, args.host, args.port,
+                        args.button_timeout, buttons=not args.no_buttons)
+        return 0 if doctor.run() else 1
 
 
 def cmd_wiring(args: argparse.Namespace) -> int:

@@ -223,7 +223,8 @@ step_hotspot() {
     say "7. Wi-Fi hotspot '$HOTSPOT_SSID' with a captive portal"
     if ! nmcli -t -f NAME connection show 2>/dev/null | grep -qx mutiny-hotspot; then
         change "create the hotspot" nmcli connection add type wifi ifname wlan0 \
-            con-name mutiny-hotspot autoconnect yes ssid "$HOTSPOT_SSID" \
+            con-name mutiny-hotspot autoconnect yes connection.autoconnect-priority 100 \
+            ssid "$HOTSPOT_SSID" \
             802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
             ipv4.addresses "$HOTSPOT_ADDRESS/24" wifi-sec.key-mgmt wpa-psk \
             wifi-sec.psk "$HOTSPOT_PASSWORD"
