@@ -47,6 +47,9 @@ class Server:
     """Everything `mutiny serve` runs, built and torn down in one place (for tests too)."""
 
     def __init__(self, options: ServeOptions):
+        # werkzeug logs every request line, and a join link's line holds a seat's token:
+        # the log must never hold a secret, so request lines are not logged at all.
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.options = options
         backend = options.backend or default_backend()
         if options.config:
@@ -133,7 +136,6 @@ def _public_address(host: str) -> str:
 def serve(options: ServeOptions) -> int:
     """Run until SIGINT or SIGTERM."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = Server(options)
     server.start_table()
     signal.signal(signal.SIGTERM, server.shutdown)

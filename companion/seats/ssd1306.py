@@ -72,17 +72,42 @@ def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
     return [raw[pages - 1 - p::pages] for p in range(pages)]
 
 
-def changed_runs(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[tuple[int, int]]:
-    """Runs ``(first, last)`` of consecutive pages that differ; all pages if ``old`` is None."""
-    runs: list[tuple[int, int]] = []
+#: What opening one more address window costs: its 6 command bytes, plus the address
+#: and control bytes of the extra command write and data write on I2C.
+WINDOW_COST = 6 + 2 + 2
+
+
+def changed_windows(old: Sequence[bytes] | None,
+                    new: Sequence[bytes]) -> list[tuple[int, int, int, int]]:
+    """Windows ``(first page, last page, first column, last column)`` that cover every
+    byte that differs (everything if ``old`` is None). Neighbouring pages share a window
+    when that sends fewer bytes than a window each."""
+    width = len(new[0]) if new else 0
+    windows: list[tuple[int, int, int, int]] = []
     for page, data in enumerate(new):
-        if old is not None and old[page] == data:
+        if old is None:
+            span = (0, width - 1)
+        elif old[page] == data:
             continue
-        if runs and runs[-1][1] == page - 1:
-            runs[-1] = (runs[-1][0], page)
         else:
-            runs.append((page, page))
-    return runs
+            before = old[page]
+            span = (next(c for c in range(width) if before[c] != data[c]),
+                    next(c for c in range(width - 1, -1, -1) if before[c] != data[c]))
+        windows.append(_merge(windows, page, span))
+    return [w for w in windows if w is not None]
+
+
+def _merge(windows: list, page: int, span: tuple[int, int]):
+    """Grow the last window over ``page`` if that is cheaper, else start a new one."""
+    if windows and windows[-1] is not None and windows[-1][1] == page - 1:
+        first, last, lo, hi = windows[-1]
+        wide_lo, wide_hi = min(lo, span[0]), max(hi, span[1])
+        joined = (last - first + 2) * (wide_hi - wide_lo + 1)
+        apart = (last - first + 1) * (hi - lo + 1) + span[1] - span[0] + 1 + WINDOW_COST
+        if joined <= apart:
+            windows[-1] = None  # replaced by the grown window appended by the caller
+            return (first, page, wide_lo, wide_hi)
+    return (page, page, span[0], span[1])
 
 
 class PageDiffSSD1306(luma.oled.device.ssd1306):
@@ -118,28 +143,30 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
             self._sent = None
 
     def display(self, image: Image.Image) -> None:
-        """Show a 1-bit image of the device's ``size``, sending only changed pages."""
+        """Show a 1-bit image of the device's ``size``, sending only what changed: the
+        changed pages, each narrowed to its changed columns."""
         assert image.mode == self.mode
         assert image.size == self.size
         pages = pack_pages(self.preprocess(image), self._pages)
         with self.lock:
-            runs = changed_runs(self._sent, pages)
-            if not runs:
+            windows = changed_windows(self._sent, pages)
+            if not windows:
                 self.stats.unchanged_frames += 1
                 return
-            # Unknown until every run went out: if a transfer fails midway the panel
+            # Unknown until every window went out: if a transfer fails midway the panel
             # holds a mix of frames, and the next frame must be sent whole.
             self._sent = None
-            for first, last in runs:
-                self._send_run(first, last, pages)
+            for window in windows:
+                self._send_window(*window, pages)
             self._sent = pages
             self.stats.frames += 1
 
-    def _send_run(self, first: int, last: int, pages: Sequence[bytes]) -> None:
+    def _send_window(self, first: int, last: int, lo: int, hi: int,
+                     pages: Sequence[bytes]) -> None:
         const = self._const
-        self.command(const.COLUMNADDR, self._colstart, self._colend - 1,
+        self.command(const.COLUMNADDR, self._colstart + lo, self._colstart + hi,
                      const.PAGEADDR, first, last)
-        self.data(list(b"".join(pages[first:last + 1])))
+        self.data(list(b"".join(page[lo:hi + 1] for page in pages[first:last + 1])))
         self.stats.pages += last - first + 1
 
 

@@ -154,7 +154,7 @@ def test_show_redraws_only_when_the_image_changes(table, seat):
     assert (stats - before).transfers == 0 and (stats - before).unchanged_frames == 0
     seat.show(vote_display(lines=("Round 4 - night", "Captain: seat 2", "Rum: 4 barrels")))
     sent = stats - before
-    assert sent.frames == 1 and sent.data_bytes == 128
+    assert sent.frames == 1 and 0 < sent.data_bytes < 128  # a digit's columns of one page
 
 
 def test_the_panel_shows_what_the_seat_drew(table, seat):

@@ -1,0 +1,130 @@
+"""Run every benchmark, print one table, write the same figures as JSON.
+
+    python -m bench                 # everything (a few minutes)
+    python -m bench --quick         # smaller counts, for a first look
+    python -m bench --only journal  # one benchmark
+    python -m bench --json out.json # where the JSON goes (default bench/results/latest.json)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from bench import footprint, journal_bench, press_to_phones, press_to_screen, screen_bytes
+from bench.stats import machine, summary
+
+RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
+
+
+def bench_press_to_screen(quick: bool) -> list[dict[str, Any]]:
+    found = press_to_screen.run(presses=200 if quick else 1000)
+    return [_row("press-to-screen (acting seat)", "ms", found["act"], "p99 <= 10 ms"),
+            _row("press-to-screen (all seats redrawn)", "ms", found["act_all"], ""),
+            _row("press-to-screen (browse, own seat)", "ms", found["browse"], "")]
+
+
+def bench_press_to_phones(quick: bool) -> list[dict[str, Any]]:
+    found = press_to_phones.run(presses=60 if quick else 300)
+    return [_row("press-to-phones (8 phones + 2 tables)", "ms", found, "p99 <= 30 ms")]
+
+
+def bench_peer(quick: bool) -> list[dict[str, Any]]:
+    from bench import ours_vote, peer
+    votes = 100 if quick else 500
+    peer.install_peer()
+    theirs = peer.run_peer(votes)
+    ours = ours_vote.run(votes)
+    mine, other = summary(ours), summary(theirs)
+    ratio = {k: mine[k] / other[k] for k in ("p50", "p99", "max")}
+    return [_row("secret vote, ours (Flask + SSE)", "ms", ours, ""),
+            _row("secret vote, boardgame.io 0.50.2", "ms", theirs, ""),
+            {"name": "ours / boardgame.io", "unit": "ratio", **ratio, "n": len(ours),
+             "target": "< 1 at p50 and p99"}]
+
+
+def bench_screen_bytes(quick: bool) -> list[dict[str, Any]]:
+    found = screen_bytes.run(matches=1 if quick else 3)
+    updates = found["updates"]
+    return [_row("screen bytes per seat update", "bytes", updates,
+                 f"typical <= 25% of {found['full_frame_bytes']}"),
+            {"name": "typical update / full frame", "unit": "share",
+             "p50": found["typical_share"], "n": len(updates), "target": "<= 0.25"},
+            _row("bus time, all 8 seats after a reveal", "ms at 400 kHz",
+                 found["reveal_all_seats_bus_ms"], "<= 50 ms")]
+
+
+def bench_footprint(quick: bool) -> list[dict[str, Any]]:
+    found = footprint.run(presses=20 if quick else 60)
+    return [{"name": "footprint: peak RSS, 8 seats + 10 streams", "unit": "MB",
+             "max": found["peak_rss_mb"], "target": "<= 60 MB"},
+            {"name": "footprint: start to first answer", "unit": "s",
+             "max": found["start_to_first_answer_s"], "target": "<= 1.5 s"}]
+
+
+def bench_journal(quick: bool) -> list[dict[str, Any]]:
+    found = journal_bench.run(long_match=500 if quick else 2000)
+    return [_row("journal: commit one action", "ms", found["commit_ms"], "p99 <= 5 ms"),
+            {"name": f"journal: resume a {found['actions']}-action match", "unit": "s",
+             "max": found["resume_s"], "target": "<= 0.5 s"}]
+
+
+BENCHMARKS: dict[str, Callable[[bool], list[dict[str, Any]]]] = {
+    "press-to-screen": bench_press_to_screen,
+    "press-to-phones": bench_press_to_phones,
+    "peer": bench_peer,
+    "screen-bytes": bench_screen_bytes,
+    "footprint": bench_footprint,
+    "journal": bench_journal,
+}
+
+
+def _row(name: str, unit: str, samples, target: str) -> dict[str, Any]:
+    return {"name": name, "unit": unit, **summary(samples), "target": target}
+
+
+def _fmt(value: Any) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+    return str(value)
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    header = ("benchmark", "unit", "n", "p50", "p99", "max", "target")
+    cells = [header] + [tuple(_fmt(r.get(k)) for k in ("name", "unit", "n", "p50", "p99",
+                                                         "max", "target")) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
+    for row in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller counts")
+    parser.add_argument("--only", choices=sorted(BENCHMARKS), action="append")
+    parser.add_argument("--json", type=Path, default=RESULTS, help="where to write JSON")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    rows: list[dict[str, Any]] = []
+    for name, bench in BENCHMARKS.items():
+        if args.only and name not in args.only:
+            continue
+        print(f"running {name} ...", flush=True)
+        rows += bench(args.quick)
+    where = machine()
+    print(f"\nMachine: {where['model']}, {where['cores']} cores, Python {where['python']},"
+          f" {where['system']}; {time.monotonic() - started:.0f} s in all\n")
+    print_table(rows)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"machine": where, "rows": rows}, indent=2) + "\n")
+    print(f"\nJSON: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""Figures from samples, and the machine they were taken on."""
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+from typing import Sequence
+
+
+def percentile(samples: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile (p99 of 1,000 samples is the 990th smallest)."""
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summary(samples: Sequence[float]) -> dict[str, float]:
+    """Median, p99 and max, plus the count."""
+    return {"n": len(samples), "p50": statistics.median(samples),
+            "p99": percentile(samples, 0.99), "max": max(samples)}
+
+
+def machine() -> dict[str, str | int]:
+    """What the figures were measured on."""
+    model = ""
+    for path in ("/proc/device-tree/model",):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                model = f.read().strip("\x00\n ")
+        except OSError:
+            pass
+    if not model:
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8") as f:
+                names = [l.split(":", 1)[1].strip() for l in f if l.startswith("model name")]
+            model = names[0] if names else platform.processor()
+        except OSError:
+            model = platform.processor()
+    return {"model": model, "cores": os.cpu_count() or 0, "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.release()}"}
