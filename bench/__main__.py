@@ -32,11 +32,12 @@ def bench_press_to_phones(quick: bool) -> list[dict[str, Any]]:
 
 
 def bench_peer(quick: bool) -> list[dict[str, Any]]:
-    from bench import ours_vote, peer
-    votes = 100 if quick else 500
+    from bench import peer
     peer.install_peer()
-    theirs = peer.run_peer(votes)
-    ours = ours_vote.run(votes)
+    # Interleaved (peer, ours, ours, peer), so a machine that gets busier or quieter
+    # during the run weighs on both sides alike.
+    found = peer.compare(100 if quick else 500)
+    ours, theirs = found["ours_ms"], found["peer_ms"]
     mine, other = summary(ours), summary(theirs)
     ratio = {k: mine[k] / other[k] for k in ("p50", "p99", "max")}
     return [_row("secret vote, ours (Flask + SSE)", "ms", ours, ""),

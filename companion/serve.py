@@ -67,7 +67,7 @@ class Server:
         self.table = Table(self.journal, list(self.hardware), base_url="", hub=self.hub,
                            access=SeatAccess(self.data_dir / "access.sqlite3",
                                              len(config.seats)),
-                           pin=self.pin)
+                           pin=self.pin, background_screens=True)
         for seat in self.hardware:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.

@@ -12,6 +12,7 @@ start playing.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -19,7 +20,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import companion.games
 from companion.access import HostPin, SeatAccess
-from companion.engine import HOST, PUBLIC, Choice, Display, Journal, Match
+from companion.engine import HOST, PUBLIC, Choice, Display, Game, Journal, Match
 from companion.engine.match import canonical
 from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
@@ -51,7 +52,10 @@ class Table:
     def __init__(self, journal: Journal, seats: Sequence[SeatDevice] = (),
                  seat_count: int | None = None, base_url: str = "http://mutiny.local",
                  hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
-                 pin: HostPin | None = None):
+                 pin: HostPin | None = None, background_screens: bool = False):
+        """``background_screens`` draws the seats' screens on a thread of their own, so
+        an action's answer and its pushes to phones do not wait for I2C transfers; off,
+        a screen is drawn before ``submit``/``press`` return (what tests want)."""
         self.journal = journal
         self.devices = list(seats)
         self.seat_count = seat_count or len(self.devices) or 4
@@ -71,6 +75,7 @@ class Table:
         self._payloads: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
         self._history: list[list[float]] = []
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
+        self._screens = ScreenPainter(self.devices) if background_screens else None
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
@@ -101,11 +106,13 @@ class Table:
             self.refresh()
             return loaded
 
-    def start(self, game_id: str, players: int | None = None,
+    def start(self, game_id: str | Game, players: int | None = None,
               options: dict[str, Any] | None = None, names: list[str] | None = None,
               seed: str | None = None) -> Match:
-        """Start a new match on this table (the previous one stays in the journal)."""
-        game = companion.games.get(game_id)
+        """Start a new match on this table (the previous one stays in the journal).
+        ``game_id`` may also be a :class:`Game` itself (one not in the registry, such as
+        a benchmark's; such a match cannot be resumed after a restart)."""
+        game = game_id if isinstance(game_id, Game) else companion.games.get(game_id)
         players = players or min(game.spec.max_seats, self.seat_count)
         if type(players) is not int or not 1 <= players <= self.seat_count:
             raise ActionRejected("bad_seats", f"this table has {self.seat_count} seats")
@@ -140,9 +147,12 @@ class Table:
         question the player was not shown.
         """
         with self._lock:
-            match = self._current()
             if version is not None and version != self._turn.get(actor, 0):
                 raise ActionRejected("stale", "the table has moved on; look again")
+            if (isinstance(actor, int) and isinstance(action, dict)
+                    and str(action.get("type", "")).startswith("lobby_")):
+                return self._lobby_submit(actor, action)
+            match = self._current()
             match.apply(actor, action)
             # A double tap must not act twice, even where the choices look the same.
             self._turn[actor] = self._turn.get(actor, 0) + 1
@@ -166,6 +176,13 @@ class Table:
                 self._last_error[seat] = exc.message
                 log.info("seat %d: %s rejected: %s", seat + 1, action.get("type"), exc.code)
             self.refresh()
+
+    def _lobby_submit(self, seat: int, action: dict[str, Any]) -> int:
+        """Seat 1 picking a game from its phone: the same lobby as its buttons."""
+        self._lobby(seat, action)
+        self._turn[seat] = self._turn.get(seat, 0) + 1
+        self.refresh()
+        return self._turn[seat]
 
     def claim(self, seat: int) -> None:
         """The seat has a player (a button was pressed, or a phone joined)."""
@@ -258,10 +275,10 @@ class Table:
                 if self._shown.get(index) == shown:
                     continue  # most actions change one or two seats' screens
                 self._shown[index] = shown
-                if isinstance(shown, Display):
-                    device.show(shown)
+                if self._screens is not None:
+                    self._screens.paint(index, shown)
                 else:
-                    device.show_qr(shown)
+                    _paint(device, shown)
             self._rebuild_payloads(displays)
         if self.hub is not None:
             self.hub.publish()
@@ -338,20 +355,22 @@ class Table:
     def _lobby_display(self, seat: int) -> Display:
         if seat != 0:
             return Display(title="Mutiny Table", lines=("Waiting for seat 1", "to pick a game."))
+        # The PIN is a secret of the host's: it shows while select is held, never at rest.
         pin = (f"Host PIN {self.pin.pin}",) if self.pin is not None else ()
+        hint = ("Hold select: host PIN",) if self.pin is not None else ()
         if self._lobby_game is None:
             choices = tuple(Choice(g.spec.title, {"type": LOBBY_GAME, "game": gid})
                             for gid, g in companion.games.GAMES.items()
                             if g.spec.min_seats <= self.seat_count)
-            return Display(title="Pick a game", lines=("Which game tonight?",) + pin,
-                           choices=choices, led="on")
+            return Display(title="Pick a game", lines=("Which game tonight?",) + hint,
+                           choices=choices, private=pin, led="on")
         spec = companion.games.get(self._lobby_game).spec
         top = min(spec.max_seats, self.seat_count)
         choices = tuple(Choice(f"{n} players", {"type": LOBBY_PLAYERS, "players": n})
                         for n in range(spec.min_seats, top + 1))
         back = Choice("Back", {"type": LOBBY_BACK})
-        return Display(title=spec.title[:20], lines=("How many players?",) + pin,
-                       choices=choices + (back,), led="on")
+        return Display(title=spec.title[:20], lines=("How many players?",) + hint,
+                       choices=choices + (back,), private=pin, led="on")
 
     def _lobby(self, seat: int, action: dict[str, Any]) -> None:
         if seat != 0:
@@ -370,11 +389,57 @@ class Table:
 
     def close(self) -> None:
         """Close the seats, the journal and the seat access file (idempotent)."""
+        if self._screens is not None:
+            self._screens.close()
         with self._lock:
             for device in self.devices:
                 device.close()
             self.journal.close()
             self.access.close()
+
+
+def _paint(device: SeatDevice, shown: Display | str) -> None:
+    if isinstance(shown, Display):
+        device.show(shown)
+    else:
+        device.show_qr(shown)
+
+
+class ScreenPainter:
+    """Draws seat screens on a thread of its own, newest first: a seat whose screen
+    changed twice before it was drawn is drawn once, with the newer one."""
+
+    def __init__(self, devices: Sequence[SeatDevice]):
+        self._devices = devices
+        self._due: dict[int, Display | str] = {}
+        self._wake = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="seat-screens", daemon=True)
+        self._thread.start()
+
+    def paint(self, index: int, shown: Display | str) -> None:
+        with self._wake:
+            self._due[index] = shown
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                self._wake.wait_for(lambda: self._due or self._closed)
+                if self._closed:
+                    return
+                due, self._due = self._due, {}
+            for index, shown in sorted(due.items()):
+                try:
+                    _paint(self._devices[index], shown)
+                except Exception:  # a screen's fault must not stop the others
+                    log.exception("seat %d: drawing failed", index + 1)
+
+    def close(self) -> None:
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self._thread.join(5)
 
 
 def _with(display: Display, **changes: Any) -> Display:
@@ -392,5 +457,7 @@ def _chart(history: list[list[float]], summary: dict[str, Any]) -> None:
         history.append([len(history), *scores])
 
 
+@functools.lru_cache(maxsize=1)
 def _game_specs() -> list[dict[str, Any]]:
+    """Every game's spec as JSON-able data (the registry does not change while running)."""
     return [g.spec.to_dict() for g in companion.games.GAMES.values()]

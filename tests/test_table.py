@@ -1,6 +1,8 @@
 """The table runtime: seat buttons (MockFactory pins) -> engine actions -> screens."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.engine import HOST, Journal
@@ -170,3 +172,23 @@ def test_a_finished_match_is_not_resumed(tmp_path):
     again = Table(Journal(path), [])
     assert again.resume() is None and again.match is None
     again.journal.close()
+
+
+def test_seat_one_picks_the_game_from_its_phone_too(table, hardware):
+    version = table.submit(0, {"type": "lobby_game", "game": "booty-dice"},
+                           version=table.turn_version(0))
+    table.submit(0, {"type": "lobby_players", "players": 2}, version=version)
+    assert table.match.game.spec.id == "booty-dice" and table.match.seats == 2
+    with pytest.raises(ActionRejected):
+        table.submit(1, {"type": "lobby_back"})
+
+
+def test_the_host_pin_shows_only_behind_select_on_seat_one(hardware, tmp_path):
+    from companion.access import HostPin
+    table = Table(Journal(tmp_path / "j.sqlite3"), list(hardware), pin=HostPin("123456"))
+    lobby = table.display(0)
+    assert "Host PIN 123456" in lobby.private
+    assert not any("123456" in line for line in lobby.lines)
+    assert all("123456" not in json.dumps(table.payload(s)[1]["display"]["lines"])
+               for s in range(4))
+    table.close()

@@ -134,7 +134,11 @@ class MonotonicClock:
                 self._thread = threading.Thread(target=self._loop, name="seat-clock",
                                                 daemon=True)
                 self._thread.start()
-            self._cond.notify()
+            if self._heap[0] is entry:
+                # Only a call due sooner than all the others changes how long the clock
+                # thread sleeps; waking it for every rescheduled dim timer (each redraw)
+                # cost a thread switch per seat per action.
+                self._cond.notify()
             return entry
 
     def _loop(self) -> None:

@@ -1,0 +1,284 @@
+"""Phones: a whole Moon Yeti match on four phones that never learn each other's secrets,
+hold-to-reveal, and a phone that drops off the network and comes back."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.engine import PUBLIC
+from companion.games.moon_yeti import ROLES
+from tests.browser.helpers import (
+    Cable, HostClient, Live, last_payload, page_errors, payloads, touch_hold_and_tap,
+    visible_text, wait_synced, wait_until,
+)
+
+NAMES = ["Anne", "<b>Bonny</b>", "Calico", "Drake"]
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def card_lines(card: list[int]) -> list[str]:
+    return [" ".join(f"{m:02d}" for m in card[i:i + 5]) for i in range(0, len(card), 5)]
+
+
+class SecretKeeper:
+    """Checks every payload a phone received against the match's whole secret state."""
+
+    def __init__(self, live: Live, seats: int):
+        self.live = live
+        self.seen = [0] * seats
+        self.checked = 0
+
+    def secrets(self) -> dict[str, Any]:
+        return self.live.table.match.snapshot()["state"]
+
+    def check(self, seat: int, page) -> None:
+        new = payloads(page, self.seen[seat])
+        self.seen[seat] += len(new)
+        state = self.secrets()
+        for payload in new:
+            self.check_one(seat, payload, state)
+            self.checked += 1
+
+    def check_one(self, seat: int, payload: dict[str, Any], full: dict[str, Any]) -> None:
+        assert payload["viewer"] == seat and payload["seat"]["index"] == seat
+        match = payload["match"]
+        if match is None or match["over"]:
+            return  # the end reveals everything to everyone
+        text = compact(payload)
+        view = match["state"]
+        roles = full["roles"]
+        assert "reveal" not in view and '"mutineer":' not in text
+        assert view["me"]["seat"] == seat
+        searched = full["search"] if roles[seat] == "Boatswain" else None
+        for other, role in enumerate(roles):
+            if other == seat or role not in ROLES or full["cards"] is None:
+                continue
+            card = full["cards"][ROLES.index(role)]
+            if other == searched:
+                continue  # the Boatswain's own search showed him this card
+            assert compact(card) not in text, f"seat {seat} got seat {other}'s card"
+            for line in card_lines(card):
+                assert line not in text, f"seat {seat} got a line of seat {other}'s card"
+        if full["mutineer"] is not None and full["mutineer"] != seat:
+            assert "YOU ARE THE MUTINEER" not in text
+            assert view["me"].get("is_mutineer") in (None, False)
+        if roles[seat] != "Boatswain":
+            assert '"search":' not in text
+        if roles[seat] != "Chaplain":
+            assert '"confession":' not in text
+        if full["confession"] != seat:
+            assert '"confessed_to"' not in text
+        for key, ballots in (("vote1", "ballots1"), ("vote2", "ballots2")):
+            vote = view[key]
+            if vote is not None and not vote["revealed"]:
+                assert view[ballots] is None, "ballots shown before the reveal"
+                assert "cast" not in vote
+
+    def check_screen(self, seat: int, page) -> None:
+        """At rest, the screen shows no private line and no secret choice label."""
+        payload = last_payload(page)
+        display = payload["display"]
+        public = set(display["lines"]) | set(payload["summary"]["lines"])
+        shown = visible_text(page)
+        for line in display["private"]:
+            if line not in public and line.strip():
+                assert line not in shown, f"seat {seat} shows {line!r} at rest"
+        for choice in display["choices"]:
+            if choice["secret"]:
+                assert choice["label"] not in shown, f"seat {seat} shows {choice['label']!r}"
+
+
+def act_on_phone(page, choice_index: int, secret: bool, way: int) -> None:
+    """Choose the phone's choice ``choice_index``, the way a player would."""
+    button = f"#choices .choice >> nth={choice_index}"
+    if not secret:
+        page.locator(button).tap()
+    elif way % 2 == 0:
+        # Hold the eye with one finger, read the label, tap the choice with another.
+        def read_it():
+            wait_until(lambda: page.locator("#private").is_visible(), "the secrets to show")
+            label = page.locator(button).inner_text()
+            assert "Hidden choice" not in label
+        touch_hold_and_tap(page, "#reveal-pad", button, read_it)
+    else:
+        # Blind: the first tap only arms a hidden choice, the second one chooses it.
+        page.locator(button).tap()
+        wait_until(lambda: "armed" in (page.locator(button).get_attribute("class") or ""),
+                   "the hidden choice to ask for a second tap")
+        page.locator(button).tap()
+
+
+def test_a_whole_moon_yeti_match_on_four_phones_keeps_every_secret(browser, serve):
+    live = serve(seats=4)
+    host = HostClient(live)
+    sim = live.page(browser, "/sim/", viewport={"width": 1280, "height": 800})
+    host.start("moon-yeti", 4, {}, NAMES)
+    phones = [live.phone(browser, seat) for seat in range(4)]
+    keeper = SecretKeeper(live, 4)
+    for seat, phone in enumerate(phones):
+        wait_synced(phone, live, seat)
+        # A player-typed name is text, never markup.
+        assert phone.locator("#table-news b").count() == 0
+        assert "<b>Bonny</b>" in visible_text(phone)
+
+    first = True
+    secret_moves = 0
+    for turn in range(120):
+        if live.table.match.is_over:
+            break
+        acting = [s for s in range(4) if live.payload(s)["display"]["choices"]]
+        assert acting, "nobody can act but the match is not over"
+        seat = acting[turn % len(acting)]
+        before = live.payload(seat)
+        choice = before["display"]["choices"][0]
+        if first:
+            # The first move comes from the seat's own buttons, on the /sim page.
+            sim.locator(f'.seat[data-seat="{seat}"] .hw-select').click(delay=90)
+            first = False
+        else:
+            # Secret choices alternate: read while holding the eye, or tap twice blind.
+            act_on_phone(phones[seat], 0, choice["secret"], secret_moves)
+            secret_moves += choice["secret"]
+        wait_until(lambda: live.payload(seat) != before,
+                   f"seat {seat}'s {choice['label']!r} (turn {turn}): phone says "
+                   f"{phones[seat].locator('#message').inner_text()!r}, "
+                   f"errors {page_errors(phones[seat])}")
+        for other, phone in enumerate(phones):
+            wait_synced(phone, live, other)
+            keeper.check(other, phone)
+            if not live.table.match.is_over:
+                keeper.check_screen(other, phone)
+    assert live.table.match.is_over, "the match did not end"
+    assert secret_moves >= 4  # both ways of choosing a secret were used
+    assert keeper.checked > 40
+
+    # Every phone shows the end: who won, and the Mutineer revealed.
+    result = live.table.match.result()
+    winners = [NAMES[s] for s in result.winners]
+    for seat, phone in enumerate(phones):
+        payload = wait_synced(phone, live, seat)
+        assert payload["match"]["over"]
+        banner = phone.locator("#banner").inner_text()
+        assert all(name in banner for name in winners), banner
+        assert ("You win!" in banner) == (seat in result.winners)
+    wait_until(lambda: "over" in sim.locator("#match-line").inner_text(), "/sim to see the end")
+    assert not page_errors(sim)
+
+
+def test_hold_to_reveal_shows_secrets_only_while_held(browser, serve):
+    live = serve(seats=4)
+    HostClient(live).start("moon-yeti", 4, {"mode": "aces"}, NAMES)
+    phone = live.phone(browser, 0)
+    live.seat_client(1).act({"type": "declare"})
+    payload = wait_synced(phone, live, 0)
+    private = payload["display"]["private"]
+    assert any(line.startswith("Your ace") for line in private)
+    assert "Your ace" not in visible_text(phone)
+    assert phone.locator("#private-lines li").count() == 0  # not even hidden in the page
+
+    pad = phone.locator("#reveal-pad").bounding_box()
+    phone.mouse.move(pad["x"] + 20, pad["y"] + 20)
+    phone.mouse.down()
+    wait_until(lambda: phone.locator("#private").is_visible(), "the secrets")
+    for line in private:
+        assert line in visible_text(phone)
+    phone.mouse.up()
+    wait_until(lambda: not phone.locator("#private").is_visible(), "the secrets to hide")
+    assert "Your ace" not in visible_text(phone)
+
+    # The keyboard holds it too (space down, space up).
+    phone.locator("#reveal-pad").focus()
+    phone.keyboard.down(" ")
+    wait_until(lambda: "Your ace" in visible_text(phone), "the secrets (keyboard)")
+    phone.keyboard.up(" ")
+    wait_until(lambda: "Your ace" not in visible_text(phone), "the secrets to hide (keyboard)")
+    assert not page_errors(phone)
+
+
+def test_a_refused_action_is_explained_and_a_stale_one_asks_to_look_again(browser, serve):
+    live = serve(seats=4)
+    HostClient(live).start("moon-yeti", 4, {}, NAMES)
+    cable = Cable(live.server.http.port)
+    try:
+        phone = live.phone(browser, 2, via=cable.url)
+        wait_synced(phone, live, 2)
+        # The phone's live stream drops, and its next try is held up: the phone still
+        # shows "Declare time" when another seat declares it.
+        held = []
+        phone.route("**/api/seat/stream", lambda route: held.append(route))
+        cable.cut()
+        cable.restore()
+        # (Playwright hands over routes while it is called: hence the little waits.)
+        wait_until(lambda: phone.wait_for_timeout(20) or held, "the phone to try again")
+        live.seat_client(0).act({"type": "declare"})
+        phone.locator("#choices .choice >> nth=0").tap()
+        wait_until(lambda: "Look again" in phone.locator("#message").inner_text(),
+                   "the stale note")
+        assert phone.locator("#message").is_visible()
+        for route in held:
+            route.continue_()
+        phone.unroute("**/api/seat/stream")
+        wait_synced(phone, live, 2)
+        assert phone.locator("#screen-title").inner_text() == live.payload(2)["display"]["title"]
+
+        # A rule refusal shows the server's own message: here, a double tap on "Ready"
+        # sent twice with the same version is applied once and the second one refused.
+        ready = live.payload(2)["display"]["choices"][-1]
+        assert ready["action"] == {"type": "ready"}
+        version = live.payload(2)["version"]
+        client = live.seat_client(2)
+        assert client.act(ready["action"], version)[0] == 200
+        status, body = client.act(ready["action"], version)
+        assert status == 409 and body["code"] == "stale"
+    finally:
+        cable.close()
+
+
+def test_a_phone_that_drops_off_the_network_catches_up_when_it_is_back(browser, serve):
+    live = serve(seats=4)
+    HostClient(live).start("moon-yeti", 4, {}, NAMES)
+    cable = Cable(live.server.http.port)
+    try:
+        phone = live.phone(browser, 3, via=cable.url)
+        wait_synced(phone, live, 3)
+        assert phone.locator("#conn").inner_text() == "Live"
+
+        # Out of the Wi-Fi: the stream breaks and the page says it is reconnecting.
+        cable.cut()
+        phone.context.set_offline(True)
+        wait_until(lambda: phone.locator("#conn").inner_text() == "Reconnecting...",
+                   "the phone to notice")
+        seen = len(payloads(phone))
+        live.seat_client(0).act({"type": "declare"})
+        for seat in (0, 1):
+            live.seat_client(seat).act({"type": "ready"})
+        assert len(payloads(phone)) == seen  # nothing reached it
+
+        # Back in range: the stream comes back on its own with the current state.
+        cable.restore()
+        phone.context.set_offline(False)
+        wait_synced(phone, live, 3)
+        wait_until(lambda: phone.locator("#conn").inner_text() == "Live", "Live again")
+        display = live.payload(3)["display"]
+        assert phone.locator("#screen-title").inner_text() == display["title"]
+        for line in display["lines"]:
+            assert line in phone.locator("#screen-lines").inner_text()
+
+        # ... and it can act at once on what it shows.
+        phone.locator("#choices .choice").last.tap()
+        wait_until(lambda: live.table.match.view(PUBLIC)["state"]["ready"][3], "its ready")
+
+        # Closed and opened again (the browser killed the tab): the cookie keeps the
+        # seat and the page starts from the current state.
+        context = phone.context
+        phone.close()
+        again = context.new_page()
+        again.goto(cable.url + "/seat/")
+        wait_synced(again, live, 3)
+        assert again.locator("#seat-number").inner_text() == "Seat 4"
+        assert again.locator("#seat-name").inner_text() == "Drake"
+    finally:
+        cable.close()
