@@ -70,11 +70,42 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", help="address to listen on (sim: 127.0.0.1, pi: all)")
     srv.add_argument("--port", type=int, default=8000)
     srv.set_defaults(run=cmd_serve)
+    _add_pod_commands(sub)
     return parser
+
+
+def _add_pod_commands(sub: Any) -> None:
+    pod = sub.add_parser("pod", help="seat pods: put the firmware on a Pico")
+    pod.set_defaults(run=lambda args: pod.print_help() or 2)
+    actions = pod.add_subparsers(metavar="ACTION")
+    inst = actions.add_parser("install", help="copy the firmware onto a Pico (mpremote) "
+                              "and set its seat; prints the id for the table config")
+    inst.add_argument("port", help="the Pico's serial port, e.g. /dev/ttyACM0")
+    inst.add_argument("--seat", type=int, help="the seat number it serves (shown while waiting)")
+    inst.add_argument("--pin", action="append", default=[], metavar="NAME=GPIO",
+                      help="a pin other than the default (repeatable): previous, select, "
+                           "next, led (or led=none), sda, scl")
+    inst.add_argument("--flip", action="store_true", help="the panel is mounted upside down")
+    inst.add_argument("--firmware", help="the firmware folder (default: firmware/ of this "
+                                         "checkout)")
+    inst.add_argument("--dry-run", action="store_true", help="print what it would do")
+    inst.set_defaults(run=cmd_pod_install)
+
+
+def cmd_pod_install(args: argparse.Namespace) -> int:
+    from companion.seats import podinstall
+    plan = podinstall.plan(args.port, args.seat, args.pin, args.flip, args.firmware)
+    if args.dry_run:
+        print("\n".join(plan.describe()))
+        return 0
+    podinstall.require_mpremote()
+    podinstall.install(plan, sys.stdout)
+    return 0
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from companion.doctor import Doctor
+    from companion.seats.pods import pod_report
     from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
     from companion.serve import default_data_dir
     backend = args.backend or default_backend()
@@ -87,7 +118,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or default_data_dir()
     with open_seats(config, backend) as hardware:
         doctor = Doctor(config, hardware, backend, data_dir, args.host, args.port,
-                        args.button_timeout, buttons=not args.no_buttons)
+                        args.button_timeout, buttons=not args.no_buttons,
+                        pods=lambda: pod_report(hardware))
         return 0 if doctor.run() else 1
 
 

@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
 from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
+from companion.seats.pods import pod_report
 from companion.table import Table
 from companion.web import create_app
 from companion.web.live import Hub
@@ -68,6 +69,8 @@ class Server:
                            access=SeatAccess(self.data_dir / "access.sqlite3",
                                              len(config.seats)),
                            pin=self.pin, background_screens=True)
+        if getattr(self.hardware, "pods", None) is not None:
+            self.table.pod_report = lambda: pod_report(self.hardware)
         for seat in self.hardware:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.
@@ -103,9 +106,16 @@ class Server:
             self.close()
 
     def _tick(self) -> None:
-        # Seats dim after idle minutes; the ticker lets them notice without a press.
+        # Seats dim after idle minutes; the ticker lets them notice without a press. It
+        # also notices a pod plugged in or pulled out, for the host page.
+        pods = None
         while not self._stop.wait(1.0):
             self.hardware.tick()
+            if self.table.pod_report is not None:
+                now = self.table.pod_report()
+                if now != pods:
+                    pods = now
+                    self.table.refresh()
 
     def shutdown(self, *_: Any) -> None:
         """Stop serving (safe from a signal handler: the HTTP loop stops in its thread)."""

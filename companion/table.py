@@ -76,6 +76,8 @@ class Table:
         self._history: list[list[float]] = []
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
         self._screens = ScreenPainter(self.devices) if background_screens else None
+        #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
+        self.pod_report: Callable[[], list[dict[str, Any]]] | None = None
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
@@ -345,7 +347,8 @@ class Table:
                 "host": {**host, "legal": legal,
                          "paused": bool(self.match and self.match.is_paused),
                          "over": bool(self.match and self.match.is_over)},
-                "seats": seats, "games": _game_specs()}
+                "seats": seats, "games": _game_specs(),
+                "pods": self.pod_report() if self.pod_report else []}
 
     def _lobby_summary(self) -> dict[str, Any]:
         return {"game": None, "title": "Mutiny Table", "headline": "Seat 1 is picking a game",

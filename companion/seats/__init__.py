@@ -11,21 +11,22 @@ The runtime needs only this much::
         seat.show(display)                                     # a companion.engine Display
         seat.show_qr("HTTP://10.42.0.1:8000/J/0123...")        # an unclaimed seat
 
-See docs/seats.md.
+See docs/seats.md; seat pods (``pod = "<id>"`` in the config): docs/pods.md.
 """
 from .backends import RecordingBus, SimTable, TableHardware, default_backend, open_seats
 from .buttons import Clock, ManualClock, MonotonicClock, SeatButton, SeatButtons
 from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_buses,
                      i2c_bus_exists, load_table_config, parse_table_config, sim_table_config)
+from .pods import PodManager, PodSeat, PodStatus, find_pods, pod_report
 from .screen import ScreenState, qr_matrix, render
 from .seat import Seat
 from .ssd1306 import CountingInterface, DriverStats, MuxBus, MuxChannel, PageDiffSSD1306
 
 __all__ = [
     "ButtonPins", "Clock", "CountingInterface", "DriverStats", "ManualClock",
-    "MonotonicClock", "MuxBus", "MuxChannel", "PageDiffSSD1306", "RecordingBus",
-    "ScreenConfig", "ScreenState", "Seat", "SeatButton", "SeatButtons", "SeatConfig",
-    "SimTable", "TableConfig", "TableHardware", "check_buses", "default_backend",
-    "i2c_bus_exists", "load_table_config", "open_seats", "parse_table_config",
-    "qr_matrix", "render", "sim_table_config",
+    "MonotonicClock", "MuxBus", "MuxChannel", "PageDiffSSD1306", "PodManager", "PodSeat",
+    "PodStatus", "RecordingBus", "ScreenConfig", "ScreenState", "Seat", "SeatButton",
+    "SeatButtons", "SeatConfig", "SimTable", "TableConfig", "TableHardware", "check_buses",
+    "default_backend", "find_pods", "i2c_bus_exists", "load_table_config", "open_seats",
+    "parse_table_config", "pod_report", "qr_matrix", "render", "sim_table_config",
 ]

@@ -27,6 +27,7 @@ from companion.errors import SeatError
 
 from .buttons import ROLES, Clock, ManualClock, MonotonicClock, SeatButtons
 from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists
+from .pods import PodManager, PodSeat
 from .seat import Seat
 from .ssd1306 import CountingInterface, MuxBus, PageDiffSSD1306, SMBusLike
 
@@ -74,10 +75,12 @@ class TableHardware:
     backend = "pi"
 
     def __init__(self, config: TableConfig, seats: list[Seat], clock: Clock,
-                 buses: list[MuxBus], owns_clock: bool):
+                 buses: list[MuxBus], owns_clock: bool, pods: PodManager | None = None):
         self.config = config
         self.seats = seats
         self.clock = clock
+        #: The seat pods' manager (None without pod seats): ``pods.report()``.
+        self.pods = pods
         self._buses = buses
         self._owns_clock = owns_clock
         self._closed = False
@@ -119,6 +122,8 @@ class TableHardware:
         self._closed = True
         for seat in self.seats:
             seat.close()
+        if self.pods is not None:
+            self.pods.close()
         for bus in self._buses:
             bus.close()
         if self._owns_clock:
@@ -150,7 +155,7 @@ class SimTable(TableHardware):
         if button not in ROLES:
             raise ValueError(f"no button {button!r}; buttons are {', '.join(ROLES)}")
         pins = self.config.seats[seat_index].buttons
-        assert pins is not None  # pod seats are refused when the table opens
+        assert pins is not None  # the sim backend refuses pod seats
         return self.pin_factory.pin(getattr(pins, button))
 
     def led_pin(self, seat_index: int) -> Any | None:
@@ -213,21 +218,30 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
                clock: Clock | None = None, pin_factory: Any = None,
                i2c: Callable[[int, int], Any] | None = None,
                smbus: Callable[[int], SMBusLike] | None = None,
-               bus_exists: Callable[[int], bool] | None = None) -> TableHardware:
+               bus_exists: Callable[[int], bool] | None = None,
+               pods: PodManager | None = None) -> TableHardware:
     """Open every seat of ``config``; returns a ``SimTable`` for ``sim``.
 
     ``backend`` defaults to ``default_backend()``. The keyword arguments replace parts
     for tests: ``clock`` (e.g. ``ManualClock()``), ``pin_factory`` (gpiozero), ``i2c``
     (``(bus, address) -> luma interface``), ``smbus`` (``bus -> object with
-    write_byte``, for multiplexers) and ``bus_exists`` (``pi`` only).
+    write_byte``, for multiplexers), ``bus_exists`` (``pi`` only) and ``pods`` (the
+    ``PodManager`` for pod seats; by default one that scans USB). The table owns the
+    manager from then on and closes it with the seats.
+
+    Pod seats (``pod = "<id>"``) need ``pi``: a pod is a real USB device, and a table of
+    pods alone runs on any Linux machine. ``sim`` refuses them.
     """
     backend = backend or default_backend()
     if backend not in BACKENDS:
         raise SeatError(f"unknown seat backend {backend!r}; use one of {', '.join(BACKENDS)}")
-    for seat in config.seats:
-        if seat.pod is not None:
-            raise SeatError(f"seat {seat.number} uses pod '{seat.pod}', and seat pods are not "
-                            "supported yet; wire its buttons and screen to the Pi instead")
+    if backend == "sim":
+        for seat in config.seats:
+            if seat.pod is not None:
+                raise SeatError(
+                    f"seat {seat.number} uses pod '{seat.pod}', and the sim backend simulates "
+                    "wired seats only. Fix: use the pi backend (--backend pi; a table of pods "
+                    "alone runs off a Raspberry Pi too), or give the seat buttons and a screen")
     owns_clock = clock is None
     clock = clock or MonotonicClock()
     panels: list[CountingInterface] = []
@@ -248,12 +262,23 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
         smbus = smbus or _smbus2
     buses: dict[int, MuxBus] = {}
     seats: list[Seat] = []
+    if any(seat.pod is not None for seat in config.seats):
+        pods = pods or PodManager()
+    else:
+        pods = None
     try:
         for seat_config in config.seats:
-            seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus, buses))
+            if seat_config.pod is not None:
+                assert pods is not None
+                seats.append(_open_pod_seat(seat_config, config, clock, pods))
+            else:
+                seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus,
+                                        buses))
     except BaseException:
         for seat in seats:
             seat.close()
+        if pods is not None:
+            pods.close()
         for bus in buses.values():
             bus.close()
         if owns_clock:
@@ -262,7 +287,19 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
     if backend == "sim":
         return SimTable(config, seats, clock, list(buses.values()), owns_clock,
                         pin_factory, panels)
-    return TableHardware(config, seats, clock, list(buses.values()), owns_clock)
+    if pods is not None:
+        pods.start()  # the seats are ready for their pods' button events
+    return TableHardware(config, seats, clock, list(buses.values()), owns_clock, pods)
+
+
+def _open_pod_seat(seat: SeatConfig, config: TableConfig, clock: Clock,
+                   pods: PodManager) -> PodSeat:
+    assert seat.pod is not None
+    binding = pods.bind(seat.pod, seat.number, hold_ms=round(config.hold_time * 1000),
+                        bounce_ms=round(config.bounce_ms), contrast=config.contrast)
+    return PodSeat(seat.number, binding, clock=clock, dim_after=config.dim_after,
+                   browse_timeout=config.browse_timeout, contrast=config.contrast,
+                   dim_contrast=config.dim_contrast, name=seat.name)
 
 
 def _open_seat(seat: SeatConfig, config: TableConfig, clock: Clock, pin_factory: Any,

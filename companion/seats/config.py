@@ -15,7 +15,7 @@
     led = 5                      # optional BCM pin; led_pwm = true for a PWMLED
 
     [[seat]]
-    pod = "pod-3"                # a seat pod over USB serial instead of pins and screen
+    pod = "e6614103e7123456"     # a seat pod (its unique id) instead of pins and screen
 
 Everything wrong is refused at load with a ``ConfigError`` reading
 ``<file>:<line>: <what is wrong>. Fix: <what to do>``. tomllib keeps no positions, so
@@ -404,10 +404,12 @@ class _Checker:
 
     def pod_seat(self, raw: dict[str, Any], index: int, name: str) -> SeatConfig:
         path: Path_ = ("seat", index)
-        pod = self.string(raw["pod"], path + ("pod",), "pod")
-        if not pod.strip():
+        # Pod ids are hex digits: compared (and reported) in lower case.
+        pod = self.string(raw["pod"], path + ("pod",), "pod").strip().lower()
+        if not pod:
             raise self.fail(path + ("pod",), "pod is empty",
-                            'give the pod id, e.g. pod = "pod-1"')
+                            "give the id `mutiny pod install` printed, e.g. "
+                            'pod = "e6614103e7123456"')
         for key in ("buttons", "screen", "led", "led_pwm"):
             if key in raw:
                 raise self.fail(path + (key,), f"seat {index + 1} has a pod and {key}",

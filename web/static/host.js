@@ -119,6 +119,24 @@
     drawMatch();
     drawStartForm();
     drawSeats();
+    drawPods();
+  }
+
+  // -- seat pods: shown only on a table that has them -----------------------------------
+  function drawPods() {
+    const pods = payload.pods || [];
+    $("pods-card").hidden = pods.length === 0;
+    const holder = $("pod-rows");
+    holder.replaceChildren(...pods.map((pod) => {
+      const row = document.createElement("li");
+      const where = pod.seat ? `Seat ${pod.seat}` : "no seat";
+      const state = pod.connected ? "connected" : "not connected";
+      const extra = [pod.port, pod.firmware && `firmware ${pod.firmware}`,
+                     pod.dropped ? `${pod.dropped} frames dropped` : ""].filter(Boolean);
+      row.textContent = `${where}: pod ${pod.id}, ${state}` + (extra.length ? ` (${extra.join(", ")})` : "");
+      row.className = pod.connected ? "pod-ok" : "pod-missing";
+      return row;
+    }));
   }
 
   function drawMatch() {
