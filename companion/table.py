@@ -95,6 +95,7 @@ class Table:
                                               each=lambda m, h=history: _chart(h, m.summary()))
                 except (JournalError, MutinyError) as exc:
                     log.error("cannot resume match %s: %s", match_id, exc)
+                    loaded = None  # never fall back to an older match than this one
                     continue
                 if match.is_over:
                     self.journal.finish(match_id)

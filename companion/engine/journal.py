@@ -61,7 +61,15 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            # A damaged file can answer some queries and silently miss rows in others
+            # (a match gone from a list): look at every page once, before trusting it.
+            problems = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError(
+                    "; ".join(" ".join(str(p).split()) for p in problems[:3]))
         except sqlite3.DatabaseError as exc:
+            if getattr(self, "_db", None) is not None:
+                self._db.close()
             raise JournalError(
                 f"cannot open the journal {self.path}: {exc}. If the file is damaged,"
                 f" move it aside (the companion starts a new one) and keep it for"
@@ -69,34 +77,41 @@ class Journal:
         self._closed = False
 
     # -- writing ----------------------------------------------------------------------
-    def begin(self, match: Match) -> None:
-        """Record a new match's header (its seats, options and seed)."""
-        self._execute(
-            "INSERT INTO matches (id, game, seats, names, options, seed, created)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(match.id, match.game.spec.id, match.seats, json.dumps(match.names),
-              canonical(match.options), match.seed, time.time())])
+    def begin(self, match: Match, entries: list[Entry] = ()) -> None:
+        """Record a new match's header (its seats, options and seed) and its first
+        entries (the deal) in one transaction: a match is never on disk without them."""
+        header = ("INSERT INTO matches (id, game, seats, names, options, seed, created)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  [(match.id, match.game.spec.id, match.seats, json.dumps(match.names),
+                    canonical(match.options), match.seed, time.time())])
+        self._execute(header, self._entry_rows(match.id, entries))
 
     def append(self, match_id: str, entries: list[Entry]) -> None:
         """Write ``entries`` in one transaction; returns once they are on disk."""
+        self._execute(self._entry_rows(match_id, entries))
+
+    @staticmethod
+    def _entry_rows(match_id: str, entries: list[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
         now = time.time()
-        self._execute(
-            "INSERT INTO entries (match_id, seq, actor, action, at) VALUES (?, ?, ?, ?, ?)",
-            [(match_id, e.seq, json.dumps(e.actor), canonical(e.action), now)
-             for e in entries])
+        return ("INSERT INTO entries (match_id, seq, actor, action, at) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, e.seq, json.dumps(e.actor), canonical(e.action), now)
+                 for e in entries])
 
     def finish(self, match_id: str) -> None:
         """Mark a match as over, so a restart does not offer to resume it."""
-        self._execute("INSERT OR IGNORE INTO finished (match_id, at) VALUES (?, ?)",
-                      [(match_id, time.time())])
+        self._execute(("INSERT OR IGNORE INTO finished (match_id, at) VALUES (?, ?)",
+                       [(match_id, time.time())]))
 
-    def _execute(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    def _execute(self, *statements: tuple[str, list[tuple[Any, ...]]]) -> None:
+        """Run each ``(sql, rows)`` in one transaction."""
         with self._lock:
             if self._closed:
                 raise JournalError("the journal is closed")
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany(sql, rows)
+                for sql, rows in statements:
+                    if rows:
+                        self._db.executemany(sql, rows)
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
@@ -122,15 +137,26 @@ class Journal:
         if not rows:
             raise JournalError(f"no match {match_id!r} in {self.path}")
         game, seats, names, options, seed, created = rows[0]
-        return {"id": match_id, "game": game, "seats": seats, "names": json.loads(names),
-                "options": json.loads(options), "seed": seed, "created": created}
+        try:
+            return {"id": match_id, "game": game, "seats": seats, "names": json.loads(names),
+                    "options": json.loads(options), "seed": seed, "created": created}
+        except (TypeError, ValueError) as exc:
+            raise self._damaged(exc) from exc
 
     def entries(self, match_id: str) -> list[Entry]:
         rows = self._query(
             "SELECT seq, actor, action FROM entries WHERE match_id = ? ORDER BY seq",
             (match_id,))
-        return [Entry(seq, json.loads(actor), json.loads(action))
-                for seq, actor, action in rows]
+        try:
+            entries = [Entry(seq, json.loads(actor), json.loads(action))
+                       for seq, actor, action in rows]
+        except (TypeError, ValueError) as exc:  # a row the journal never wrote
+            raise self._damaged(exc) from exc
+        for entry in entries:
+            if (type(entry.seq) is not int or not isinstance(entry.action, dict)
+                    or not isinstance(entry.actor, (int, str))):
+                raise self._damaged(f"entry {entry.seq!r} of match {match_id} is garbled")
+        return entries
 
     def load(self, match_id: str, games: Callable[[str], Game],
              clock: Clock | None = None,
@@ -145,8 +171,18 @@ class Journal:
                                  head["seed"], head["names"], match_id,
                                  self.entries(match_id), clock=clock, each=each)
         except ActionRejected as exc:
+            if exc.code == "journal_cut":
+                raise JournalError(
+                    f"match {match_id} in {self.path} was cut off before a chance step"
+                    f" (a roll, a deal) was written, so it cannot be resumed; start a new"
+                    f" match (this one stays in the journal)") from exc
             raise JournalError(
                 f"match {match_id} in {self.path} does not replay ({exc.message});"
+                f" the journal was written by another version of its rules") from exc
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            # A recorded outcome the rules cannot even apply: refused, never loaded wrong.
+            raise JournalError(
+                f"match {match_id} in {self.path} does not replay ({exc!r});"
                 f" the journal was written by another version of its rules") from exc
         match.journal = self
         return match
@@ -155,7 +191,15 @@ class Journal:
         with self._lock:
             if self._closed:
                 raise JournalError("the journal is closed")
-            return self._db.execute(sql, args).fetchall()
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise self._damaged(exc) from exc
+
+    def _damaged(self, why: object) -> JournalError:
+        return JournalError(
+            f"the journal {self.path} is damaged ({why}). Move it aside (the companion"
+            f" starts a new one) and keep it for `sqlite3 {self.path.name} .recover`.")
 
     # -- closing ----------------------------------------------------------------------
     def close(self) -> None:

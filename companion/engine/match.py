@@ -92,11 +92,12 @@ class Match:
         names = cls._check_names(names, seats)
         match = cls(game, seats, options, seed, names, match_id or uuid.uuid4().hex,
                     clock=clock)
-        if journal is not None:
-            journal.begin(match)
-            match.journal = journal
         work = match._run_chance(match._fresh_work())
-        match._write(work["entries"])
+        if journal is not None:
+            # The header and the deal in one transaction: a kill between the two would
+            # leave a match that nobody can play.
+            journal.begin(match, work["entries"])
+            match.journal = journal
         match._commit(work)
         return match
 
@@ -118,6 +119,11 @@ class Match:
             match._commit(match._recorded(entry.actor, entry.action))
             if each is not None:
                 each(match)
+        if match.game.result(match._state) is None and match.game.chance_action(
+                clone(match._state), Chance(seed, match._meta["draws"], clock)) is not None:
+            # Every change is written with the chance steps it sets off: a chance step
+            # still due means the journal was cut off in the middle of one.
+            raise ActionRejected("journal_cut", "a chance step was never written")
         return match
 
     @staticmethod

@@ -119,6 +119,7 @@ class MonotonicClock:
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._compact_at = 256
 
     def now(self) -> float:
         return time.monotonic()
@@ -129,6 +130,12 @@ class MonotonicClock:
             if self._closed:
                 entry.cancelled = True
                 return entry
+            if len(self._heap) >= self._compact_at:
+                # Every redraw cancels a seat's dim timer and sets a new one: drop the
+                # cancelled ones now and then, or they pile up until their due time.
+                self._heap = [e for e in self._heap if not e.cancelled]
+                heapq.heapify(self._heap)
+                self._compact_at = max(256, 2 * len(self._heap))
             heapq.heappush(self._heap, entry)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="seat-clock",

@@ -71,7 +71,10 @@ def _guard_writes():
         auth.check_same_site()
         if not request.is_json:
             raise ApiError("json_only", "send application/json")
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # nested deeper than the JSON parser goes
+            body = None
         if not isinstance(body, dict):
             raise ApiError("bad_json", "the body must be a JSON object")
         g.body = body
@@ -184,13 +187,15 @@ def host_start():
                               not all(isinstance(n, str) for n in names)):
         raise ApiError("bad_request", "names is a list of strings")
     if names is not None:
-        for seat, name in enumerate(names[:_table().seat_count]):
-            _table().rename(seat, auth.clean_name(name))
         names = [auth.clean_name(n) for n in names]
     try:
         match = _table().start(game, players, options, names=names)
     except KeyError as exc:  # UnknownGame
         raise ApiError("unknown_game", str(exc)) from None
+    # The seats take the names only once the match has started: a refused start
+    # changes nothing.
+    for seat, name in enumerate((names or [])[:_table().seat_count]):
+        _table().rename(seat, name)
     return jsonify(ok=True, match=match.id)
 
 

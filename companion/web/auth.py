@@ -112,11 +112,16 @@ def check_same_site() -> None:
     source = request.headers.get("Origin") or request.headers.get("Referer")
     if source in (None, "null") and request.headers.get("Sec-Fetch-Site") in (None, "same-origin", "none"):
         return
-    if source and urlsplit(source).netloc == request.host:
-        return
+    try:
+        if source and urlsplit(source).netloc == request.host:
+            return
+    except ValueError:  # not even a URL ("http://[::1"): not this site either
+        pass
     raise ApiError("cross_site", "requests from another site are refused")
 
 
 def clean_name(name: str) -> str:
-    """A seat name as the table shows it: trimmed, one line, not too long."""
+    """A seat name as the table shows it: trimmed, one line, not too long, printable
+    characters only (a lone surrogate from a JSON escape cannot even be stored)."""
+    name = "".join(c for c in name if c.isprintable() or c.isspace())
     return " ".join(name.split())[:NAME_LENGTH] or "Pirate"

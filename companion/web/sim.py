@@ -64,7 +64,10 @@ def press():
     _table, _hub, sim = _parts()
     if not request.is_json:
         return {"code": "json_only", "message": "send application/json"}, 415
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON parser goes
+        body = None
     if not isinstance(body, dict):
         body = {}
     seat, button, down = body.get("seat"), body.get("button"), body.get("down")

@@ -1,0 +1,682 @@
+"""Card Mutiny: the rulebook's rules, rulings F1-F5, both modes and the memory rules.
+
+Most tests stack the deal (option ``stacked_deal``): the cards fill the grid row by row
+from A1, the rest is the stack, top first. A short stacked deal plays a short game with
+only those cards, so a test can play one to its end.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.engine import CHANCE, PUBLIC, ActionRejected, Match
+from companion.errors import OptionError
+from companion.games import get
+from companion.games.card_mutiny import (CATALOGUE, DECK_SIZE, GAME, KINDS, MAX_MOVES,
+                                         deck_counts, full_deck)
+
+DEFAULTS = GAME.spec.resolve_options({})
+ROWS = "ABCDEFG"
+
+
+def idx(name: str) -> int:
+    """The index of cell ``"B4"``."""
+    return ROWS.index(name[0]) * 7 + int(name[1:]) - 1
+
+
+def new(deal: str = "", seats: int = 3, first: int = 1, **options) -> Match:
+    opts = {"stacked_deal": deal, "first_seat": first, **options}
+    return Match.create(GAME, seats, opts, seed=11)
+
+
+def full(front: list[str] = (), stack: list[str] = ()) -> str:
+    """A 120-card deal: ``front`` from A1 on, the rest of the grid and the stack from
+    the catalogue (in catalogue order), with ``stack`` on top of the stack."""
+    pool = full_deck(DEFAULTS)
+    for kind in list(front) + list(stack):
+        pool.remove(kind)
+    grid = list(front) + pool[:49 - len(front)]
+    return " ".join(grid + list(stack) + pool[49 - len(front):])
+
+
+def st(match: Match) -> dict:
+    return match.snapshot()["state"]
+
+
+def pub(match: Match) -> dict:
+    return match.view(PUBLIC)["state"]
+
+
+def turn(match: Match) -> int:
+    return st(match)["turn"]
+
+
+def cell(match: Match, name: str, viewer=PUBLIC):
+    """What ``viewer`` sees in a cell."""
+    k = idx(name)
+    return match.view(viewer)["state"]["grid"][k // 7][k % 7]
+
+
+def flip(match: Match, name: str, kind: str = "flip") -> None:
+    """The active player flips (or peeks at) a cell, moving the cursor if needed."""
+    target = {"type": kind, "cell": idx(name)}
+    seat = turn(match)
+    for _ in range(2 * MAX_MOVES):
+        legal = match.legal_actions(seat)
+        if target in legal:
+            match.apply(seat, target)
+            return
+        moves = [a for a in legal if a["type"] == "row"]
+        wanted = [a for a in moves if a["row"] == idx(name) // 7]
+        match.apply(seat, (wanted or moves)[0])
+    raise AssertionError(f"cannot reach {name}")
+
+
+def flips(match: Match, *names: str) -> None:
+    for name in names:
+        flip(match, name)
+
+
+def end_turn(match: Match) -> None:
+    match.apply(turn(match), {"type": "end_turn"})
+
+
+def rejected(match: Match, actor, action) -> str:
+    before = json.dumps(match.snapshot(), sort_keys=True)
+    with pytest.raises(ActionRejected) as info:
+        match.apply(actor, action)
+    assert json.dumps(match.snapshot(), sort_keys=True) == before
+    return info.value.code
+
+
+# -- the catalogue and the deal --------------------------------------------------------
+
+def test_registered_under_its_id():
+    assert get("card-mutiny") is GAME
+    assert GAME.has_secrets
+
+
+def test_the_catalogue_has_the_rulebooks_120_cards():
+    counts = deck_counts(DEFAULTS)
+    assert DECK_SIZE == 120 == sum(counts.values()) == len(full_deck(DEFAULTS))
+    assert counts["gold"] == 16 and counts["silver"] == 36 and counts["copper"] == 36
+    assert counts["map"] == 9 and counts["mutiny"] == 4
+    gems = [c for c in CATALOGUE if c.category == "gem"]
+    assert {c.kind: c.value for c in gems} == {
+        "diamond": 600, "ruby": 500, "sapphire": 400, "emerald": 300, "pearl": 200}
+    assert all(c.count == 1 for c in gems)
+    assert counts["rock"] + counts["dud"] == 8 and counts["rock"] == 2       # F3
+    events = [c.kind for c in CATALOGUE if c.category == "event"]
+    assert events == ["storm", "parrot", "kraken", "shore_leave", "plank", "spyglass"]
+    assert all(KINDS[e].count == 1 for e in events)                          # F5
+    assert (KINDS["gold"].value, KINDS["silver"].value, KINDS["copper"].value) == (
+        300, 200, 100)
+
+
+def test_rocks_option_moves_duds_between_rocks_and_other_duds():
+    counts = deck_counts({**DEFAULTS, "rocks": 0})
+    assert counts["rock"] == 0 and counts["dud"] == 8
+    assert len(full_deck({**DEFAULTS, "rocks": 5})) == 120
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_the_deal_fills_a_face_down_7x7_grid_and_a_stack_of_71(seats):
+    match = Match.create(GAME, seats, seed=seats)
+    s = st(match)
+    assert len(s["grid"]) == 49 and len(s["stack"]) == 71
+    assert sorted(s["grid"] + s["stack"]) == sorted(
+        KINDS[k].code for k in full_deck(DEFAULTS))
+    for viewer in [PUBLIC, *range(seats)]:
+        view = match.view(viewer)["state"]
+        assert view["grid"] == [["down"] * 7 for _ in range(7)]
+        assert view["stack"] == 71 and view["face_down"] == 49
+    assert match.acting() == [s["turn"]] and s["phase"] == "flip"
+
+
+def test_the_first_player_is_drawn_at_random_unless_chosen():
+    firsts = {turn(Match.create(GAME, 4, seed=seed)) for seed in range(30)}
+    assert firsts == {0, 1, 2, 3}
+    assert turn(new("gold*2", seats=4, first=3)) == 2
+
+
+def test_the_deal_is_a_chance_action_and_shuffled():
+    a, b = Match.create(GAME, 3, seed=1), Match.create(GAME, 3, seed=2)
+    assert st(a)["grid"] != st(b)["grid"]
+
+
+@pytest.mark.parametrize("deal", ["gold*17", "emerald emerald", "kraken*2", "treasure",
+                                  "gold*x", "gold*0"])
+def test_a_stacked_deal_is_checked_against_the_catalogue(deal):
+    with pytest.raises(OptionError):
+        new(deal)
+
+
+def test_first_seat_must_exist():
+    with pytest.raises(OptionError):
+        new("gold*2", seats=3, first=4)
+
+
+def test_rocks_option_limits_rocks_in_a_stacked_deal():
+    with pytest.raises(OptionError):
+        new("rock", rocks=0)
+    assert st(new("dud*8", rocks=0))["grid"].startswith("U" * 8)
+
+
+# -- flipping, matching and chaining ---------------------------------------------------
+
+def test_a_long_chain_keeps_the_turn_and_fills_the_chest():
+    match = new("gold gold silver silver copper copper gold gold ruby map map map")
+    flips(match, "A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1")
+    assert turn(match) == 0 and st(match)["phase"] == "flip"
+    assert pub(match)["chests"][0] == {"gold": 4, "silver": 2, "copper": 2}
+    assert pub(match)["gold"] == [1800, 0, 0]
+    # The matched cards are gone from the grid (their places wait for the refill).
+    assert cell(match, "A1")["state"] == "taken" and cell(match, "B2") == "down"
+    flip(match, "B2")   # a gem ends the chain and the turn, and goes to the chest
+    assert pub(match)["gold"] == [2300, 0, 0] and turn(match) == 1
+
+
+def test_a_broken_chain_keeps_the_pairs_and_shows_the_misses_until_the_turn_ends():
+    match = new("gold gold silver copper copper silver")
+    flips(match, "A1", "A2", "A3", "A4")
+    assert st(match)["phase"] == "look" and match.acting() == [0]
+    for viewer in [PUBLIC, 0, 1, 2]:
+        assert cell(match, "A3", viewer)["kind"] == "silver"
+        assert cell(match, "A4", viewer)["state"] == "open"
+    assert match.legal_actions(0) == [{"type": "end_turn"}]
+    end_turn(match)
+    assert pub(match)["chests"][0] == {"gold": 2}
+    assert turn(match) == 1 and st(match)["phase"] == "flip"
+    for viewer in [PUBLIC, 0, 1, 2]:
+        assert cell(match, "A3", viewer) == "down" and cell(match, "A4", viewer) == "down"
+        assert cell(match, "A1", viewer) is None     # short deal: nothing to refill
+
+
+def test_the_active_seat_is_asked_to_end_the_turn_after_a_miss():
+    match = new("gold silver gold silver")
+    flips(match, "A1", "A2")
+    screen = match.display(0)
+    assert screen.lines[1] == "Look, then end turn" and screen.led == "on"
+    assert [c.label for c in screen.choices] == ["End turn"]
+    assert match.display(1).led == "off" and match.display(1).title == "Seat 1's turn"
+    assert [o["cell"] for o in pub(match)["open"]] == ["A1", "A2"]
+
+
+def test_a_coin_then_a_map_is_no_match():
+    match = new("gold map gold map map")
+    flips(match, "A1", "A2")
+    assert st(match)["phase"] == "look"
+    end_turn(match)
+    assert pub(match)["chests"][0] == {} and pub(match)["face_down"] == 5
+
+
+def test_a_gem_as_the_second_card_is_collected_and_the_coin_turns_back():
+    match = new("gold pearl gold")
+    flips(match, "A1", "A2")
+    assert pub(match)["chests"][0] == {"pearl": 1}
+    assert st(match)["phase"] == "look"   # the gold coin is still up
+    end_turn(match)
+    assert cell(match, "A1") == "down" and turn(match) == 1
+
+
+def test_a_face_up_card_cannot_be_flipped_and_only_the_active_player_flips():
+    match = new("gold silver gold silver")
+    flip(match, "A1")
+    assert rejected(match, 0, {"type": "flip", "cell": idx("A1")}) == "bad_value"
+    assert rejected(match, 1, {"type": "flip", "cell": idx("A2")}) == "not_your_turn"
+    assert rejected(match, 0, {"type": "deal", "first": 0}) == "not_now"
+
+
+# -- Treasure Maps ---------------------------------------------------------------------
+
+def test_three_maps_in_a_row_make_a_set_that_ends_the_turn_and_counts_at_the_end():
+    match = new("map map map gold gold")
+    flips(match, "A1", "A2")
+    assert st(match)["phase"] == "flip"
+    flip(match, "A3")
+    assert pub(match)["map_sets"] == [1, 0, 0]
+    assert turn(match) == 1                  # maps cannot be chained
+    # Maps are not gold: nobody is richer, everyone is still a Captain.
+    assert pub(match)["gold"] == [0, 0, 0] and pub(match)["captains"] == [0, 1, 2]
+    flips(match, "A4", "A5")
+    assert match.is_over
+    result = match.result()
+    assert result.scores == [1000, 600, 0] and result.winners == [0]
+
+
+def test_maps_after_a_pair_can_make_a_set():
+    match = new("gold gold map map map")
+    flips(match, "A1", "A2", "A3", "A4", "A5")
+    assert pub(match)["map_sets"] == [1, 0, 0] and match.is_over
+
+
+def test_a_map_run_broken_by_a_coin_turns_back_face_down():
+    match = new("map map gold map gold")
+    flips(match, "A1", "A2", "A3")
+    assert st(match)["phase"] == "look"
+    end_turn(match)
+    assert pub(match)["map_sets"] == [0, 0, 0]
+    assert [cell(match, c) for c in ("A1", "A2", "A3")] == ["down"] * 3
+
+
+def test_map_set_value_option():
+    match = new("map map map", map_set_value=250)
+    flips(match, "A1", "A2", "A3")
+    assert match.result().scores == [250, 0, 0]
+
+
+# -- duds and Rocks --------------------------------------------------------------------
+
+def test_a_rock_stays_face_up_in_the_grid_for_the_rest_of_the_game():
+    match = new(full(["rock", "gold", "gold", "silver", "copper"], ["diamond", "ruby"]))
+    flip(match, "A1")
+    assert turn(match) == 1                 # a dud ends the turn at once
+    assert cell(match, "A1")["state"] == "rock"
+    assert {"type": "flip", "cell": 0} not in match.legal_actions(1)
+    flips(match, "A2", "A3", "A4", "A5")   # a pair, then a miss
+    end_turn(match)
+    # The pair's places are refilled from the stack's top, in grid order; the Rock stays.
+    assert st(match)["grid"][:3] == "KDR" and cell(match, "A1")["kind"] == "rock"
+    assert pub(match)["stack"] == 69 and pub(match)["rocks_up"] == 1
+
+
+def test_a_dud_is_discarded_and_ends_the_turn():
+    match = new("dud gold gold")
+    flip(match, "A1")
+    assert pub(match)["discard"] == {"dud": 1} and turn(match) == 1
+
+
+# -- the Captain and Mutiny (F4) -------------------------------------------------------
+
+def test_the_captain_is_the_richest_player_and_ties_make_several():
+    match = new("gold gold copper copper silver silver mutiny")
+    assert pub(match)["captains"] == [0, 1, 2]
+    flips(match, "A1", "A2", "A3", "A5")
+    end_turn(match)
+    assert pub(match)["captains"] == [0]
+
+
+def test_a_mutiny_revealed_by_the_captain_is_ignored():
+    match = new("mutiny gold gold")
+    flip(match, "A1")          # everyone has 0 gold: all are tied Captains
+    assert pub(match)["discard"] == {"mutiny": 1}
+    assert "ignored" in pub(match)["log"][-1] and turn(match) == 1
+
+
+def test_a_mutiny_lets_each_non_captain_from_the_revealer_take_the_best_card():
+    deal = "gold gold ruby copper copper mutiny silver silver"
+    match = new(deal, seats=4)
+    flips(match, "A1", "A2", "A3")          # seat 0: gold pair, then the Ruby: 1100
+    flips(match, "A4", "A5", "A6")          # seat 1: copper pair, then Mutiny
+    chests = pub(match)["chests"]
+    assert chests[1] == {"copper": 2, "ruby": 1}
+    assert chests[2] == {"gold": 1} and chests[3] == {"gold": 1} and chests[0] == {}
+    assert pub(match)["captains"] == [1]
+
+
+def test_tied_captains_the_revealer_picks_the_target_and_the_other_captain_sits_out():
+    deal = "gold gold gold gold mutiny copper copper silver silver silver silver"
+    match = new(deal, seats=4)
+    flips(match, "A1", "A2", "B4", "A6")    # seat 0: gold pair (600), then a miss
+    end_turn(match)
+    flips(match, "A3", "A4", "B4", "A6")    # seat 1: gold pair (600), then a miss
+    end_turn(match)
+    flip(match, "A5")                       # seat 2 reveals the Mutiny
+    assert st(match)["phase"] == "target"
+    assert match.legal_actions(2) == [{"type": "target", "seat": 0},
+                                      {"type": "target", "seat": 1}]
+    match.apply(2, {"type": "target", "seat": 1})
+    chests = pub(match)["chests"]
+    assert chests[0] == {"gold": 2}                     # the other Captain: untouched
+    assert chests[1] == {} and chests[2] == {"gold": 1} and chests[3] == {"gold": 1}
+    assert turn(match) == 3
+
+
+def test_a_mutiny_on_a_nearly_empty_chest_leaves_the_last_takers_nothing():
+    match = new("pearl mutiny gold gold", seats=4)
+    flips(match, "A1", "A2")
+    assert pub(match)["chests"] == [{}, {"pearl": 1}, {}, {}]
+    assert "Mutiny on Seat 1: Seat 2 Pearl" in pub(match)["log"][-1]
+
+
+def test_mutiny_option_revealer_only_the_revealer_takes():
+    match = new("gold gold ruby copper copper mutiny", seats=4, mutiny="revealer")
+    flips(match, "A1", "A2", "A3", "A4", "A5", "A6")
+    chests = pub(match)["chests"]
+    assert chests[1] == {"copper": 2, "ruby": 1} and chests[0] == {"gold": 2}
+
+
+def test_a_mutiny_takes_the_gem_before_a_coin_of_the_same_value():
+    match = new("gold gold emerald mutiny", seats=2)
+    flips(match, "A1", "A2", "A3", "A4")
+    assert pub(match)["chests"] == [{"gold": 2}, {"emerald": 1}]
+
+
+# -- coin scoring (F1) -----------------------------------------------------------------
+
+def test_coins_score_per_card_by_default_and_per_pair_as_an_option():
+    match = new("gold gold silver silver")
+    flips(match, "A1", "A2", "A3", "A4")
+    assert match.result().scores == [1000, 0, 0]
+    match = new("gold gold silver silver pearl", coin_score="per_pair")
+    flips(match, "A1", "A2", "A3", "A4", "A5")
+    assert match.result().scores == [700, 0, 0]
+
+
+# -- events (F5) -----------------------------------------------------------------------
+
+def test_storm_reshuffles_the_face_down_cards_of_the_row_the_revealer_picks():
+    deal = full(["storm"])
+    match = new(deal)
+    before = st(match)["grid"]
+    flip(match, "A1")
+    assert st(match)["phase"] == "storm"
+    rows = match.legal_actions(0)
+    assert rows[0] == {"type": "storm_row", "row": 0} and len(rows) == 7
+    match.apply(0, {"type": "storm_row", "row": 1})
+    after = st(match)["grid"]
+    assert sorted(after[7:14]) == sorted(before[7:14])
+    assert after[1:7] == before[1:7] and after[14:] == before[14:]
+    assert turn(match) == 1 and pub(match)["discard"] == {"storm": 1}
+    assert "Storm on row B" in " ".join(pub(match)["log"])
+
+
+def test_storm_moves_the_cards_with_a_chance_action_only_the_journal_knows():
+    match = new(full(["storm", "gold", "silver", "copper", "map", "dud", "pearl"]))
+    flip(match, "A1")
+    entries = match.apply(0, {"type": "storm_row", "row": 0})
+    assert [e.actor for e in entries] == [0, CHANCE]
+    assert entries[1].action["type"] == "storm_shuffle"
+    assert sorted(entries[1].action["order"]) == list(range(6))
+
+
+def test_parrot_shows_one_card_to_the_peeker_only_until_the_turn_ends():
+    match = new("parrot gold silver copper gold silver copper")
+    flip(match, "A1")
+    assert st(match)["phase"] == "peek"
+    flip(match, "A3", kind="peek")
+    me = match.view(0)["state"]["me"]
+    assert me["peeks"] == [{"cell": "A3", "index": 2,
+                            "card": {"kind": "silver", "name": "Silver coin",
+                                     "category": "coin", "value": 200}}]
+    assert "A3: Silver coin" in match.display(0).private
+    for viewer in (PUBLIC, 1, 2):
+        view = match.view(viewer)
+        assert "silver" not in json.dumps(view["state"]["grid"])
+        assert view["state"].get("me", {}).get("peeks", []) == []
+        assert view["state"]["peeking"]["cells"] == ["A3"]   # where, not what
+    assert cell(match, "A3", 0) == "down"
+    end_turn(match)
+    assert match.view(0)["state"]["me"]["peeks"] == [] and turn(match) == 1
+
+
+def test_spyglass_peeks_at_three_cards():
+    match = new("spyglass gold silver copper map gold")
+    flip(match, "A1")
+    for name in ("A2", "A4", "A5"):
+        flip(match, name, kind="peek")
+    assert st(match)["phase"] == "look"
+    kinds = [p["card"]["kind"] for p in match.view(0)["state"]["me"]["peeks"]]
+    assert kinds == ["gold", "copper", "map"]
+    end_turn(match)
+    assert turn(match) == 1
+
+
+def test_kraken_makes_everyone_discard_their_lowest_coin():
+    deal = ("gold gold copper copper silver silver silver silver copper copper "
+            "kraken ruby")
+    match = new(deal)
+    flips(match, "A1", "A2", "A3", "A4", "B5")   # seat 0: gold + copper pairs, Ruby
+    flips(match, "A5", "A6", "A7", "B1", "B2", "B3", "B4")  # seat 1: 3 pairs, Kraken
+    chests = pub(match)["chests"]
+    assert chests[0] == {"gold": 2, "copper": 1, "ruby": 1}
+    assert chests[1] == {"silver": 4, "copper": 1} and chests[2] == {}
+    assert pub(match)["discard"] == {"copper": 2, "kraken": 1}
+
+
+def test_plank_makes_the_revealer_discard_their_lowest_coin():
+    match = new("gold gold copper copper plank pearl")
+    flips(match, "A1", "A2", "A3", "A4", "A5")
+    assert pub(match)["chests"][0] == {"gold": 2, "copper": 1}
+    assert turn(match) == 1
+
+
+def test_shore_leave_gives_another_turn():
+    match = new("shore_leave gold gold silver copper silver copper")
+    flip(match, "A1")
+    assert turn(match) == 0 and st(match)["phase"] == "flip"
+    flips(match, "A2", "A3", "A4", "A5")
+    assert st(match)["phase"] == "look"
+    end_turn(match)
+    assert turn(match) == 1
+
+
+def test_events_option_off_makes_event_cards_blank():
+    match = new("shore_leave kraken gold gold", events=False)
+    flip(match, "A1")
+    assert turn(match) == 1 and pub(match)["discard"] == {"shore_leave": 1}
+
+
+# -- the refill and the end ------------------------------------------------------------
+
+def test_the_grid_is_refilled_from_the_stack_at_the_end_of_each_turn():
+    match = new(full(["gold", "gold", "silver", "copper"], ["pearl", "ruby", "map"]))
+    flips(match, "A1", "A2")
+    assert pub(match)["stack"] == 71 and cell(match, "A1")["state"] == "taken"
+    flips(match, "A3", "A4")
+    end_turn(match)
+    assert st(match)["grid"][:2] == "PR" and pub(match)["stack"] == 69
+    assert cell(match, "A1") == "down" and pub(match)["face_down"] == 49
+
+
+def test_the_game_ends_when_the_stack_is_empty_and_every_card_is_flipped():
+    match = new("gold silver gold silver ruby map map map")
+    flips(match, "A1", "A2")
+    end_turn(match)
+    flips(match, "A1", "A3", "A2", "A4", "A5")
+    assert not match.is_over
+    flips(match, "A6", "A7", "B1")
+    assert match.is_over and match.acting() == []
+    result = match.result()
+    assert result.scores == [0, 600 + 400 + 500, 1000] and result.winners == [1]
+    assert pub(match)["phase"] == "over"
+
+
+def test_end_of_game_scoring_adds_map_sets_to_gold_and_shares_ties():
+    match = new("gold gold map map map silver silver silver silver", seats=2)
+    flips(match, "A1", "A2", "A3", "A4", "A5")      # seat 0: 600 + a map set
+    flips(match, "A6", "A7", "B1", "B2")            # seat 1: 800
+    result = match.result()
+    assert result.scores == [1600, 800] and result.winners == [0]
+    assert result.details == {"gold": [600, 800], "map_sets": [1, 0]}
+    match = new("gold gold gold gold", seats=2)
+    flips(match, "A1", "A2", "A3", "A4")
+    assert match.result().winners == [0]
+    match = new("gold gold silver silver copper copper pearl", seats=2)
+    flips(match, "A1", "A2", "A3", "A4", "A5", "A6", "A7")
+    assert match.result().scores == [1400, 0]
+
+
+def test_cards_that_can_never_be_taken_end_a_short_game():
+    match = new("gold silver map map")
+    assert match.is_over and match.result().winners == [0, 1, 2]
+    assert [c["state"] for c in pub(match)["grid"][0][:4]] == ["left"] * 4
+
+
+def test_the_captain_follows_the_gold_throughout():
+    match = new("copper copper gold gold pearl silver silver")
+    flips(match, "A1", "A2", "A5")          # seat 0: 200 + Pearl 200
+    assert pub(match)["captains"] == [0]
+    flips(match, "A3", "A4", "A6", "A7")    # seat 1: 600 + 400
+    assert pub(match)["captains"] == [1]
+
+
+# -- memory stays a memory game --------------------------------------------------------
+
+def test_nothing_in_any_view_tells_what_is_under_a_card_turned_back_face_down():
+    match = new(full(["silver", "copper"]))
+    flips(match, "A1", "A2")
+    end_turn(match)
+    for viewer in [PUBLIC, 0, 1, 2]:
+        state = match.view(viewer)["state"]
+        assert state["grid"][0][:2] == ["down", "down"]
+        text = json.dumps(state)
+        assert "A1" not in text and "A2" not in text and '"index": 0' not in text
+        assert match.view(viewer)["state"]["open"] == []
+    # The public log names the cards, never where they lie.
+    assert "Silver/Copper - no match" in pub(match)["log"][-1]
+    assert GAME.describe({"type": "flip", "cell": 0}, ["a", "b", "c"]) == "flip A1"
+
+
+def test_redeal_redraws_every_face_down_card_but_keeps_every_view():
+    match = new(full(["silver", "copper"]))
+    flips(match, "A1", "A2")
+    end_turn(match)
+    state = st(match)
+    changed = 0
+    for seed in range(20):
+        twin = GAME.redeal(state, PUBLIC, random.Random(seed))
+        assert GAME.view(twin, PUBLIC) == GAME.view(state, PUBLIC)
+        assert sorted(twin["grid"] + twin["stack"]) == sorted(
+            state["grid"] + state["stack"])
+        changed += twin["grid"][:2] != state["grid"][:2]
+        assert twin["stack"] != state["stack"]
+    assert changed > 10
+
+
+def test_redeal_keeps_the_cards_the_viewer_is_peeking_at():
+    match = new(full(["spyglass"]))
+    flip(match, "A1")
+    flip(match, "C3", kind="peek")
+    state = st(match)
+    for seed in range(10):
+        twin = GAME.redeal(state, 0, random.Random(seed))
+        assert twin["grid"][idx("C3")] == state["grid"][idx("C3")]
+        assert GAME.view(twin, 0) == GAME.view(state, 0)
+    moved = [GAME.redeal(state, 1, random.Random(s))["grid"][idx("C3")] for s in range(20)]
+    assert len(set(moved)) > 1
+
+
+def test_the_cursor_lists_one_row_and_its_moves_and_is_bounded():
+    match = new(full())
+    legal = match.legal_actions(0)
+    assert [a for a in legal if a["type"] == "flip"] == [
+        {"type": "flip", "cell": k} for k in range(7)]
+    assert [a for a in legal if a["type"] == "row"] == [
+        {"type": "row", "row": 1}, {"type": "row", "row": 6}]
+    for _ in range(MAX_MOVES):
+        row = [a for a in match.legal_actions(0) if a["type"] == "row"][0]
+        match.apply(0, row)
+    assert all(a["type"] == "flip" for a in match.legal_actions(0))
+
+
+def test_few_face_down_cards_are_listed_one_by_one():
+    match = new("gold silver gold silver copper")
+    assert match.legal_actions(0) == [{"type": "flip", "cell": k} for k in range(5)]
+
+
+# -- cards mode: real cards entered ----------------------------------------------------
+
+def enter(match: Match, *kinds: str) -> None:
+    """The active player enters each card turned up (through a sub-menu if needed)."""
+    for kind in kinds:
+        seat = turn(match)
+        group = {"gem": "gem", "event": "event"}.get(KINDS[kind].category)
+        if group:
+            match.apply(seat, {"type": "menu", "group": group})
+        match.apply(seat, {"type": "reveal", "kind": kind})
+
+
+def test_cards_mode_counts_the_real_cards_and_keeps_the_chests():
+    match = new(mode="cards")
+    s = st(match)
+    assert s["grid"] is None and s["grid_down"] == 49 and s["stack"] == 71
+    assert pub(match)["grid"] is None
+    enter(match, "gold", "gold", "ruby")
+    assert pub(match)["chests"][0] == {"gold": 2, "ruby": 1}
+    assert turn(match) == 1 and pub(match)["stack"] == 68
+    assert pub(match)["face_down"] == 49 and "Refill 3" in " ".join(pub(match)["log"])
+
+
+def test_cards_mode_menus_offer_only_cards_still_face_down():
+    match = new("gold*2 silver*2 kraken", mode="cards")
+    assert match.legal_actions(0) == [
+        {"type": "reveal", "kind": "gold"}, {"type": "reveal", "kind": "silver"},
+        {"type": "menu", "group": "event"}, {"type": "menu", "group": "accident"}]
+    match.apply(0, {"type": "menu", "group": "event"})
+    assert match.legal_actions(0) == [{"type": "reveal", "kind": "kraken"},
+                                      {"type": "back"}]
+    match.apply(0, {"type": "back"})
+    match.apply(0, {"type": "menu", "group": "event"})
+    assert {"type": "back"} not in match.legal_actions(0)   # once per turn
+
+
+def test_cards_mode_a_miss_goes_back_into_the_face_down_count():
+    match = new("gold*2 silver*2", mode="cards")
+    enter(match, "gold", "silver")
+    assert turn(match) == 1 and st(match)["hidden"] == {"gold": 2, "silver": 2}
+    enter(match, "silver", "silver", "gold", "gold")
+    assert match.is_over and match.result().scores == [0, 1000, 0]
+
+
+def test_cards_mode_an_accident_is_replaced_from_the_stack_and_shuffled_in():
+    match = new(mode="cards")
+    match.apply(0, {"type": "menu", "group": "accident"})
+    match.apply(0, {"type": "accident", "cards": 3})
+    assert pub(match)["stack"] == 71 and pub(match)["face_down"] == 49
+    assert turn(match) == 0 and "accident" in pub(match)["log"][-1]
+    assert {"type": "menu", "group": "accident"} not in match.legal_actions(0)
+    # With the stack too small, the grid waits for the refill at the turn's end.
+    match = new("gold*4 silver*2", mode="cards")
+    assert pub(match)["stack"] == 0
+    match.apply(0, {"type": "menu", "group": "accident"})
+    match.apply(0, {"type": "accident", "cards": 2})
+    assert pub(match)["face_down"] == 4 and pub(match)["stack"] == 2
+
+
+def test_cards_mode_a_rock_keeps_its_place_and_is_not_refilled():
+    match = new(mode="cards")
+    enter(match, "rock")
+    view = pub(match)
+    assert view["rocks_up"] == 1 and view["face_down"] == 48 and view["stack"] == 71
+    enter(match, "dud")
+    assert pub(match)["face_down"] == 48 and pub(match)["stack"] == 70
+
+
+def test_cards_mode_peeks_and_storms_happen_at_the_table():
+    match = new("storm parrot gold gold", mode="cards")
+    enter(match, "storm")
+    assert turn(match) == 1 and "Storm" in pub(match)["log"][-1]
+    enter(match, "parrot")
+    assert turn(match) == 2 and "peek" in pub(match)["log"][-1]
+
+
+def test_cards_mode_mutiny_and_map_sets():
+    match = new("gold*2 copper*2 mutiny map*3", seats=3, mode="cards")
+    enter(match, "gold", "gold", "map", "map", "map")
+    assert pub(match)["map_sets"][0] == 1 and turn(match) == 1
+    enter(match, "copper", "copper", "mutiny")
+    # Seat 0 (600) is the Captain: seat 1, then seat 2, each take a gold coin.
+    assert pub(match)["chests"] == [{}, {"gold": 1, "copper": 2}, {"gold": 1}]
+    assert match.is_over
+
+
+# -- screens ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["grid", "cards"])
+def test_screens_fit_the_oled_through_a_whole_game(mode):
+    names = ["Annabella", "Bo", "Christopher", "D"]
+    match = Match.create(GAME, 4, {"mode": mode}, seed=5, names=names)
+    rng = random.Random(5)
+    while not match.is_over:
+        for seat in range(4):
+            shown = match.display(seat)
+            assert len(shown.title) <= 20 and len(shown.lines) <= 3
+            assert all(len(line) <= 21 for line in shown.lines)
+            assert all(len(c.label) <= 18 for c in shown.choices)
+            assert (shown.led == "on") == (seat in match.acting())
+        actor = match.acting()[0]
+        match.apply(actor, rng.choice(match.legal_actions(actor)))
+    assert match.display(0).title == "Game over"
