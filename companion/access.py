@@ -138,8 +138,9 @@ class HostPin:
             wait = self.locked_for()
             if wait > 0:
                 raise PinLocked(wait)
-            if isinstance(guess, str) and hmac.compare_digest(guess.strip().encode(),
-                                                              self.pin.encode()):
+            # ("replace": a lone surrogate, valid in JSON, cannot be encoded otherwise)
+            given = guess.strip().encode("utf-8", "replace") if isinstance(guess, str) else None
+            if given is not None and hmac.compare_digest(given, self.pin.encode()):
                 self._failures = 0
                 return True
             self._failures += 1

@@ -78,8 +78,9 @@ def test_a_seat_cookie_reads_and_acts_for_its_own_seat_only(app, table):
     assert reply.status_code == 409 and table.match.snapshot() == before
     # A cookie edited into another seat's is worthless, as is one glued from two.
     own = phones[0].get_cookie("mutiny_seat").value
-    theirs = phones[actor].get_cookie("mutiny_seat").value
-    forged = [forge(own, s=actor), forge(own, g=1), own.split(".")[0] + "." + theirs.split(".")[1],
+    theirs = phones[3].get_cookie("mutiny_seat").value
+    forged = [forge(own, s=1), forge(own, s=7), forge(own, g=1),
+              own.split(".")[0] + "." + theirs.split(".")[1],
               own + "x", own.upper(), "", "." + own.split(".")[1]]
     for value in forged:
         client = with_cookie(app, "mutiny_seat", value)

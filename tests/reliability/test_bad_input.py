@@ -281,6 +281,7 @@ def test_no_request_gets_a_500_a_traceback_or_changes_anything_when_refused(
     @given(st.data())
     def fuzz(data):
         nonlocal cookies, generations
+        caplog.clear()
         keep_a_match_going(table, rng)
         now = [table.access.generation(s) for s in range(table.seat_count)]
         if now != generations:  # the fuzz replaced a seat: take the new cookies
@@ -331,6 +332,12 @@ def test_json_nested_deeper_than_the_parser_is_refused(app, table):
         reply = client.post(path, data="[" * 50_000, content_type="application/json")
         assert reply.status_code == 400, (path, reply.status_code)
         assert reply.json["code"] in ("bad_json", "bad_press")
+
+
+def test_a_pin_with_a_lone_surrogate_is_a_wrong_pin_not_a_500(app, table):
+    reply = app.test_client().post("/api/host/login", data=b'{"pin": "\\udfff"}',
+                                   content_type="application/json")
+    assert reply.status_code == 401 and reply.json["code"] == "bad_pin"
 
 
 def test_a_name_with_a_lone_surrogate_is_cleaned_not_a_500(app, table):

@@ -89,7 +89,8 @@ class Pair:
                       self.apps[index].test_client() if who == PUBLIC else
                       self.phones[index][who])
             if path.endswith("/stream"):
-                answers.append((200, first_event(client.get(path, buffered=False))))
+                reply = client.get(path, buffered=False)
+                answers.append((reply.status_code, first_event(reply)))
             elif method == "GET":
                 reply = client.get(path)
                 answers.append((reply.status_code, reply.get_data()))
