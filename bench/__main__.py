@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bench import footprint, journal_bench, press_to_phones, press_to_screen, screen_bytes
+from bench import (engine_bench, footprint, journal_bench, press_to_phones, press_to_screen,
+                   screen_bytes)
 from bench.stats import machine, summary
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -72,6 +73,16 @@ def bench_journal(quick: bool) -> list[dict[str, Any]]:
              "max": found["resume_s"], "target": "<= 0.5 s"}]
 
 
+def bench_engine(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    for game_id, found in engine_bench.run(seconds_per_game=0.5 if quick else 3.0).items():
+        rows.append(_row(f"engine: {game_id} ({found['seats']} seats), apply one action",
+                         "us", found["apply_us"], "p50 <= 100 us"))
+        rows.append({"name": f"engine: {game_id}, random matches per second", "unit": "1/s",
+                     "p50": found["matches_per_s"], "n": found["matches"], "target": "report"})
+    return rows
+
+
 BENCHMARKS: dict[str, Callable[[bool], list[dict[str, Any]]]] = {
     "press-to-screen": bench_press_to_screen,
     "press-to-phones": bench_press_to_phones,
@@ -79,6 +90,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[dict[str, Any]]]] = {
     "screen-bytes": bench_screen_bytes,
     "footprint": bench_footprint,
     "journal": bench_journal,
+    "engine": bench_engine,
 }
 
 

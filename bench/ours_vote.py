@@ -226,14 +226,17 @@ def listen(host: str, port: int, cookies: list[str], out=sys.stdout, stdin=sys.s
     selector.register(stdin, selectors.EVENT_READ, None)
     reported = -2
     while True:
-        for key, _ in selector.select():
+        ready = selector.select()
+        # Everything select() found had arrived by now: parsing one stream's event must
+        # not count against the streams read after it.
+        now = time.monotonic()
+        for key, _ in ready:
             if key.data is None:
                 if not stdin.readline():
                     return
                 continue
             stream: _Stream = key.data
             data = stream.sock.recv(1 << 16)
-            now = time.monotonic()
             if not data:
                 raise OursError("the server closed a stream")
             if stream.feed(data):

@@ -46,7 +46,11 @@ def new_token() -> str:
 
 
 class SeatAccess:
-    """Join tokens, generations and names of a table's seats. Thread-safe."""
+    """Join tokens, generations and names of a table's seats. Thread-safe.
+
+    The file is written through on every change and read once, at open: every request
+    and every live event asks for a seat's generation or names, and a copy in memory
+    answers without a query (this process is the file's only writer)."""
 
     def __init__(self, path: str | Path, seats: int):
         self.seats = seats
@@ -59,6 +63,9 @@ class SeatAccess:
             self._db.execute("INSERT OR IGNORE INTO seats (seat, token, generation)"
                              " VALUES (?, ?, 0)", (seat, new_token()))
         self.secret_key = self._key("cookies")
+        self._rows: dict[int, tuple[str, int, str | None]] = {
+            seat: (token, generation, name) for seat, token, generation, name in
+            self._db.execute("SELECT seat, token, generation, name FROM seats")}
 
     def _key(self, name: str) -> bytes:
         row = self._db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
@@ -70,25 +77,21 @@ class SeatAccess:
 
     def token(self, seat: int) -> str:
         """The seat's current join token."""
-        with self._lock:
-            row = self._db.execute("SELECT token FROM seats WHERE seat = ?", (seat,)).fetchone()
+        row = self._rows.get(seat)
         if row is None:
             raise MutinyError(f"no seat {seat}")
         return row[0]
 
     def generation(self, seat: int) -> int:
-        with self._lock:
-            row = self._db.execute("SELECT generation FROM seats WHERE seat = ?",
-                                   (seat,)).fetchone()
-        return -1 if row is None else row[0]
+        """How many times the seat's token was replaced (-1 for no such seat)."""
+        row = self._rows.get(seat)
+        return -1 if row is None else row[1]
 
     def seat_for(self, token: str) -> int | None:
         """The seat whose current token this is (compared in constant time), or None."""
         given = token.strip().upper().encode()
-        with self._lock:
-            rows = self._db.execute("SELECT seat, token FROM seats").fetchall()
         found = None
-        for seat, current in rows:
+        for seat, (current, _generation, _name) in list(self._rows.items()):
             if hmac.compare_digest(given, current.encode()) and seat < self.seats:
                 found = seat
         return found
@@ -99,16 +102,21 @@ class SeatAccess:
         with self._lock:
             self._db.execute("UPDATE seats SET token = ?, generation = generation + 1"
                              " WHERE seat = ?", (token, seat))
+            _old, generation, name = self._rows[seat]
+            self._rows[seat] = (token, generation + 1, name)
         return token
 
     def names(self) -> list[str]:
-        with self._lock:
-            rows = dict(self._db.execute("SELECT seat, name FROM seats").fetchall())
-        return [rows.get(s) or f"Seat {s + 1}" for s in range(self.seats)]
+        """Every seat's name ("Seat N" for a seat nobody named)."""
+        rows = self._rows
+        return [(rows[s][2] if s in rows else None) or f"Seat {s + 1}"
+                for s in range(self.seats)]
 
     def rename(self, seat: int, name: str) -> None:
         with self._lock:
             self._db.execute("UPDATE seats SET name = ? WHERE seat = ?", (name, seat))
+            token, generation, _old = self._rows[seat]
+            self._rows[seat] = (token, generation, name)
 
     def close(self) -> None:
         """Close the file (idempotent)."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import make_server
+from cheroot import wsgi
 
 from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
@@ -48,9 +48,7 @@ class Server:
     """Everything `mutiny serve` runs, built and torn down in one place (for tests too)."""
 
     def __init__(self, options: ServeOptions):
-        # werkzeug logs every request line, and a join link's line holds a seat's token:
-        # the log must never hold a secret, so request lines are not logged at all.
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+        # Request lines are never logged: a join link's line holds a seat's token.
         self.options = options
         backend = options.backend or default_backend()
         if options.config:
@@ -63,7 +61,9 @@ class Server:
         self.data_dir = Path(options.data_dir) if options.data_dir else default_data_dir()
         self.journal = Journal(self.data_dir / "journal.sqlite3")
         self.hardware = open_seats(config, backend)
-        self.hub = Hub()
+        # Phones wake on table changes only; /sim also on a seat's screen changing.
+        self.screens = Hub()
+        self.hub = Hub(self.screens)
         self.pin = HostPin()
         self.table = Table(self.journal, list(self.hardware), base_url="", hub=self.hub,
                            access=SeatAccess(self.data_dir / "access.sqlite3",
@@ -74,10 +74,11 @@ class Server:
         for seat in self.hardware:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.
-            seat.when_changed = self.hub.publish
+            seat.when_changed = self.screens.publish
         self.app = create_app(self.table, self.hub,
-                              sim=self.hardware if backend == "sim" else None)
-        self.http = make_server(host, options.port, self.app, threaded=True)
+                              sim=self.hardware if backend == "sim" else None,
+                              screens=self.screens)
+        self.http = HttpServer(host, options.port, self.app)
         self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
         self.table.refresh()  # the join codes now carry the real address
         self._stop = threading.Event()
@@ -101,7 +102,7 @@ class Server:
         ticker = threading.Thread(target=self._tick, name="seat-ticker", daemon=True)
         ticker.start()
         try:
-            self.http.serve_forever(poll_interval=0.2)
+            self.http.serve_forever()
         finally:
             self.close()
 
@@ -121,14 +122,56 @@ class Server:
         """Stop serving (safe from a signal handler: the HTTP loop stops in its thread)."""
         self._stop.set()
         self.hub.close()
+        self.screens.close()
         threading.Thread(target=self.http.shutdown, daemon=True).start()
 
     def close(self) -> None:
         self._stop.set()
         self.hub.close()
+        self.screens.close()
         self.http.server_close()
         self.hardware.close()
         self.journal.close()
+
+
+class HttpServer:
+    """The HTTP server: cheroot's WSGI server with a pool of threads.
+
+    Connections are kept alive between requests (a phone's next action does not open a
+    new connection), and a thread of the pool serves each request, or each live stream
+    for as long as it is open: the pool is sized for every phone, table display and
+    host page of an 8-seat table several times over, and the hub refuses streams past
+    :data:`companion.web.live.MAX_STREAMS` so actions always find a free thread.
+    """
+
+    #: Threads in the pool: live streams plus requests being answered.
+    THREADS = 64
+    #: Seconds a connection may stay silent (a stalled write to a phone fails then).
+    TIMEOUT = 15
+
+    def __init__(self, host: str, port: int, app: Any):
+        self._server = _Cheroot((host, port), app, numthreads=self.THREADS,
+                                server_name="mutiny", timeout=self.TIMEOUT)
+        self._server.keep_alive_conn_limit = self.THREADS
+        self._server.prepare()  # binds now: port 0 becomes a real port
+        self.host, self.port = self._server.bind_addr[:2]
+
+    def serve_forever(self) -> None:
+        """Answer requests until :meth:`shutdown`."""
+        self._server.serve()
+
+    def shutdown(self) -> None:
+        """Stop serving and close the listening socket (idempotent)."""
+        if self._server.ready:
+            self._server.stop()
+
+    server_close = shutdown
+
+
+class _Cheroot(wsgi.Server):
+    def error_log(self, msg: str = "", level: int = 20, traceback: bool = False) -> None:
+        # Into the log like everything else (cheroot writes to stderr by default).
+        log.log(level, "http: %s", msg, exc_info=traceback)
 
 
 def _public_address(host: str) -> str:

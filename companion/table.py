@@ -54,8 +54,9 @@ class Table:
                  hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
                  pin: HostPin | None = None, background_screens: bool = False):
         """``background_screens`` draws the seats' screens on a thread of their own, so
-        an action's answer and its pushes to phones do not wait for I2C transfers; off,
-        a screen is drawn before ``submit``/``press`` return (what tests want)."""
+        an action's answer and its pushes to phones do not wait for I2C transfers (and,
+        when the hub can tell, after the phones were sent theirs); off, a screen is
+        drawn before ``submit``/``press`` return (what tests want)."""
         self.journal = journal
         self.devices = list(seats)
         self.seat_count = seat_count or len(self.devices) or 4
@@ -75,7 +76,8 @@ class Table:
         self._payloads: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
         self._history: list[list[float]] = []
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
-        self._screens = ScreenPainter(self.devices) if background_screens else None
+        settle = getattr(hub, "wait_sent", None)
+        self._screens = ScreenPainter(self.devices, settle) if background_screens else None
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
         self.pod_report: Callable[[], list[dict[str, Any]]] | None = None
         for index, device in enumerate(self.devices):
@@ -229,13 +231,17 @@ class Table:
     def display(self, seat: int) -> Display:
         """What seat ``seat`` (0-based) of the table shows now."""
         with self._lock:
+            return self._display(seat, _Views(self.match))
+
+    def _display(self, seat: int, views: "_Views") -> Display:
+        with self._lock:
             if self.match is None:
                 display = self._lobby_display(seat)
             elif seat >= self.match.seats:
                 display = Display(title="Not playing",
                                   lines=("This seat sits out", "this match."))
             else:
-                display = self.match.display(seat)
+                display = self.match.display(seat, views[seat])
                 if self.match.is_over and seat == 0:
                     display = _with(display, choices=display.choices + (
                         Choice("New match", {"type": LOBBY_BACK}),))
@@ -272,7 +278,8 @@ class Table:
     def refresh(self) -> None:
         """Redraw every seat, rebuild every viewer's payload and wake every stream."""
         with self._lock:
-            displays = [self.display(seat) for seat in range(self.seat_count)]
+            views = _Views(self.match)  # each viewer's view is built once a refresh
+            displays = [self._display(seat, views) for seat in range(self.seat_count)]
             for index, device in enumerate(self.devices):
                 shown = displays[index] if index in self._claimed else self.join_url(index)
                 if self._shown.get(index) == shown:
@@ -282,23 +289,24 @@ class Table:
                     self._screens.paint(index, shown)
                 else:
                     _paint(device, shown)
-            self._rebuild_payloads(displays)
+            self._rebuild_payloads(displays, views)
         if self.hub is not None:
             self.hub.publish()
 
     # -- payloads -----------------------------------------------------------------------
-    def _rebuild_payloads(self, displays: list[Display]) -> None:
-        summary = self.match.summary() if self.match else self._lobby_summary()
+    def _rebuild_payloads(self, displays: list[Display], views: "_Views") -> None:
+        summary = self.match.summary(views[PUBLIC]) if self.match else self._lobby_summary()
         if self.match is not None:
             _chart(self._history, summary)
-        public = self._public_payload(summary)
+        names = self.access.names()
+        public = self._public_payload(summary, views, names)
         self._store(PUBLIC, public)
         for seat, display in enumerate(displays):
             self._bump_turn(seat, [c.action for c in display.choices])
-            self._store(seat, self._seat_payload(seat, display, summary))
+            self._store(seat, self._seat_payload(seat, display, summary, views, names))
         host_legal = self.match.legal_actions(HOST) if self.match else []
         self._bump_turn(HOST, host_legal)
-        self._store(HOST, self._host_payload(public, host_legal))
+        self._store(HOST, self._host_payload(public, host_legal, views, names))
 
     def _bump_turn(self, viewer: Viewer, choices: list[dict[str, Any]]) -> None:
         digest = canonical(choices)
@@ -307,29 +315,31 @@ class Table:
             self._turn[viewer] = self._turn.get(viewer, 0) + 1
 
     def _store(self, viewer: Viewer, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        # Keys come in the order the code builds them, the same every time: no sort.
+        text = json.dumps(payload, separators=(",", ":"))
         old = self._payloads.get(viewer)
         if old is None or old[2] != text:
             self._payloads[viewer] = ((old[0] + 1) if old else 1, payload, text)
 
-    def _seat_payload(self, seat: int, display: Display, summary: dict[str, Any]) -> dict[str, Any]:
-        names = self.access.names()
+    def _seat_payload(self, seat: int, display: Display, summary: dict[str, Any],
+                      views: "_Views", names: list[str]) -> dict[str, Any]:
         playing = self.match is None or seat < self.match.seats
         return {
             "viewer": seat,
             "version": self._turn.get(seat, 0),
             "seat": {"index": seat, "number": seat + 1, "name": names[seat], "playing": playing},
             "display": display.to_dict(),
-            "match": self.match.view(seat) if self.match and playing else None,
+            "match": views[seat] if self.match and playing else None,
             "summary": summary,
         }
 
-    def _public_payload(self, summary: dict[str, Any]) -> dict[str, Any]:
+    def _public_payload(self, summary: dict[str, Any], views: "_Views",
+                        names: list[str]) -> dict[str, Any]:
         payload = {
             "viewer": PUBLIC,
-            "table": {"seats": self.seat_count, "names": self.access.names(),
+            "table": {"seats": self.seat_count, "names": names,
                       "claimed": [s in self._claimed for s in range(self.seat_count)]},
-            "match": self.match.view(PUBLIC) if self.match else None,
+            "match": views[PUBLIC] if self.match else None,
             "summary": summary,
             "history": [list(point) for point in self._history],
         }
@@ -337,10 +347,10 @@ class Table:
             payload["lobby"] = {"games": _game_specs()}
         return payload
 
-    def _host_payload(self, public: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        host = self.match.view(HOST)["host"] if self.match else {
+    def _host_payload(self, public: dict[str, Any], legal: list[dict[str, Any]],
+                      views: "_Views", names: list[str]) -> dict[str, Any]:
+        host = views[HOST]["host"] if self.match else {
             "legal": [], "options": {}, "can_undo": False}
-        names = self.access.names()
         seats = [{"index": s, "number": s + 1, "name": names[s], "claimed": s in self._claimed,
                   "playing": self.match is None or s < self.match.seats}
                  for s in range(self.seat_count)]
@@ -411,10 +421,19 @@ def _paint(device: SeatDevice, shown: Display | str) -> None:
 
 class ScreenPainter:
     """Draws seat screens on a thread of its own, newest first: a seat whose screen
-    changed twice before it was drawn is drawn once, with the newer one."""
+    changed twice before it was drawn is drawn once, with the newer one.
 
-    def __init__(self, devices: Sequence[SeatDevice]):
+    ``settle(timeout)``, if given, is called before each round of drawing: the hub's
+    ``wait_sent``, so the phones' updates go out first and the CPU time of eight
+    redraws (about 2 ms on the simulated table) does not delay them."""
+
+    #: The longest the screens wait for the phones, in seconds.
+    SETTLE_SECONDS = 0.02
+
+    def __init__(self, devices: Sequence[SeatDevice],
+                 settle: Callable[[float], Any] | None = None):
         self._devices = devices
+        self._settle = settle
         self._due: dict[int, Display | str] = {}
         self._wake = threading.Condition()
         self._closed = False
@@ -432,6 +451,9 @@ class ScreenPainter:
                 self._wake.wait_for(lambda: self._due or self._closed)
                 if self._closed:
                     return
+            if self._settle is not None:
+                self._settle(self.SETTLE_SECONDS)
+            with self._wake:
                 due, self._due = self._due, {}
             for index, shown in sorted(due.items()):
                 try:
@@ -444,6 +466,20 @@ class ScreenPainter:
             self._closed = True
             self._wake.notify()
         self._thread.join(5)
+
+
+class _Views(dict):
+    """Each viewer's view of ``match``, built on first use: one refresh builds a seat's
+    view once for its screen and its payload. Lives no longer than one refresh, under
+    the table's lock, so the match cannot change under it."""
+
+    def __init__(self, match: Match | None):
+        super().__init__()
+        self._match = match
+
+    def __missing__(self, viewer: Viewer) -> dict[str, Any]:
+        view = self[viewer] = self._match.view(viewer)
+        return view
 
 
 def _with(display: Display, **changes: Any) -> Display:

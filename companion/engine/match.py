@@ -219,16 +219,22 @@ class Match:
                            "can_undo": self.can_undo}
         return out
 
-    def summary(self) -> dict[str, Any]:
-        """The table display's summary, built by the game from the public view alone."""
+    def summary(self, public: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The table display's summary, built by the game from the public view alone
+        (``public``: that view, when the caller has just built it)."""
         out = {"game": self.game.spec.id, "title": self.game.spec.title, "headline": "",
                "turn": [], "scores": None, "score_label": "", "lines": [], "tallies": []}
-        out.update(self.game.summary(self.view(PUBLIC)))
+        if public is not None and public.get("viewer") != PUBLIC:
+            raise ValueError("a summary from a view that is not the public one")
+        out.update(self.game.summary(public if public is not None else self.view(PUBLIC)))
         return out
 
-    def display(self, seat: int) -> Display:
-        """The seat's screen model, built from that seat's view and nothing else."""
-        return self.game.display(self.view(seat), seat)
+    def display(self, seat: int, view: dict[str, Any] | None = None) -> Display:
+        """The seat's screen model, built from that seat's view and nothing else
+        (``view``: that seat's own view, when the caller has just built it)."""
+        if view is not None and view.get("viewer") != seat:
+            raise ValueError(f"seat {seat}'s screen from another viewer's view")
+        return self.game.display(view if view is not None else self.view(seat), seat)
 
     def fork(self) -> "Match":
         """An independent copy of the match, detached from the journal: to try an

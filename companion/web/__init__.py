@@ -15,9 +15,10 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 
 def create_app(table: Table, hub: Hub, sim: Any = None,
-               config: dict[str, Any] | None = None) -> Flask:
+               config: dict[str, Any] | None = None, screens: Hub | None = None) -> Flask:
     """A Flask app for one table. ``sim`` is the simulated seat backend, if any: with it
-    the ``/sim`` page shows and drives every seat. The host PIN is the table's
+    the ``/sim`` page shows and drives every seat; ``screens`` is the hub its seats
+    publish when a screen changes (default: ``hub``). The host PIN is the table's
     (``table.pin``); a table without one gets a fresh PIN here."""
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
@@ -25,7 +26,8 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     app.config.update(config or {})
     if table.pin is None:
         table.pin = HostPin()
-    app.extensions["mutiny"] = {"table": table, "hub": hub, "sim": sim, "pin": table.pin}
+    app.extensions["mutiny"] = {"table": table, "hub": hub, "screens": screens or hub,
+                                "sim": sim, "pin": table.pin}
 
     from companion.web import api, home, pages
     app.register_blueprint(home.bp)

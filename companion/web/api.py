@@ -27,7 +27,7 @@ STATUS = {
     "unknown_option": 400, "bad_names": 400, "unknown_game": 400, "unknown_action": 400,
     "no_seat": 401, "no_host": 401, "bad_pin": 401, "cross_site": 403,
     "no_match": 404, "no_such_seat": 404, "too_large": 413, "json_only": 415,
-    "locked": 429,
+    "locked": 429, "busy": 503,
 }
 
 
@@ -128,6 +128,8 @@ def host_stream():
 
 def _stream(viewer):
     table = _table()
+    if _hub().is_full:  # the page asks /view and retries, backing off
+        raise ApiError("busy", "too many live pages are open at this table")
     # The seat (or host) is checked once here and again on every event, so a replaced
     # token or a logout closes the stream instead of feeding it.
     still_allowed = auth.still_allowed(viewer)

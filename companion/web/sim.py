@@ -11,7 +11,7 @@ BUTTONS = ("previous", "select", "next")
 
 def _parts():
     ext = current_app.extensions["mutiny"]
-    return ext["table"], ext["hub"], ext["sim"]
+    return ext["table"], ext["screens"], ext["sim"]
 
 
 @bp.get("/")
@@ -26,6 +26,8 @@ def stream():
     """Server-Sent Events: each seat's frame (1,024 bytes, 1 bit a pixel, row-major,
     base64) and LED, sent when it changes; the first event holds every seat."""
     table, hub, sim = _parts()
+    if hub.is_full:
+        return {"code": "busy", "message": "too many live pages are open"}, 503
     sent: dict[int, tuple[str, str]] = {}
     count = [0]
 

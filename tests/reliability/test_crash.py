@@ -84,6 +84,7 @@ class Driver:
                 self.seats.append(phone)
         old_host = self.host
         if old_host is not None:  # the host's login belongs to the run that is gone
+            old_host.close()  # and so does its kept-alive connection
             assert old_host.json("GET", "/api/host/view")[0] == 401
         self.host = Client(self.port)
         status, body = self.host.json("POST", "/api/host/login", {"pin": self.serve.pin})

@@ -58,7 +58,7 @@ class Stream(threading.Thread):
                 elif not line.startswith(":") and ": " in line:
                     key, value = line.split(": ", 1)
                     fields[key] = value
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # closed from another thread
             pass
 
     def next(self, timeout=20):

@@ -1,0 +1,30 @@
+"""The benchmark entry point runs and reports every game; no figure is checked here
+(speed is measured in bench/, never asserted with a clock in a test)."""
+from __future__ import annotations
+
+import json
+
+import companion.games
+from bench import __main__ as bench_main
+from bench import engine_bench
+
+
+def test_the_engine_benchmark_plays_every_game():
+    found = engine_bench.run(seconds_per_game=0.0, min_matches=1)
+    assert sorted(found) == sorted(companion.games.GAMES)
+    for row in found.values():
+        assert row["matches"] == 1
+        assert len(row["apply_us"]) == row["actions_per_match"] > 0
+
+
+def test_the_entry_point_writes_the_table_as_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert bench_main.main(["--quick", "--only", "engine", "--json", str(out)]) == 0
+    written = json.loads(out.read_text())
+    assert written["machine"]["cores"] >= 1
+    names = [row["name"] for row in written["rows"]]
+    for game_id, game in companion.games.GAMES.items():
+        assert f"engine: {game_id} ({game.spec.max_seats} seats), apply one action" in names
+        assert f"engine: {game_id}, random matches per second" in names
+    assert all(row["p50"] > 0 for row in written["rows"])
+    assert "engine: moon-yeti (8 seats)" in capsys.readouterr().out
