@@ -1,12 +1,13 @@
 """Draw a seat's display model into a 1-bit image; the drawing knows no device.
 
 Layout, for the usual 128x64 landscape panel (8 text rows of 21 characters, each row
-exactly one SSD1306 page, so changing one line re-sends one 128-byte page):
+exactly one SSD1306 page, so changing one line re-sends at most one 128-byte page):
 
     row 0      title, bold, centred
-    rows 1-5   the public ``lines`` (rows 1-7 when there are no choices)
-    row 6      a rule; while browsing ``< 2/5 >`` in its middle
-    row 7      the highlighted choice (masked at rest when it is secret)
+    rows 1-5   the public ``lines`` (rows 1-7 when there are no choices and more
+               than five lines)
+    row 6      a rule, with or without choices; while browsing ``< 2/5 >`` in its middle
+    row 7      the highlighted choice (masked at rest when it is secret), else empty
 
 A portrait panel (rotation 1 or 3, 64x128) uses the same rows: 16 rows of 10 characters.
 """
@@ -104,15 +105,20 @@ def _draw_lines(canvas: _Canvas, lines: Sequence[str], first: int, last: int) ->
 
 def _draw_main(canvas: _Canvas, display: Display, highlight: int, browsing: bool) -> None:
     canvas.centred(0, display.title, bold=True)
-    if not display.choices:
-        _draw_lines(canvas, display.lines, 1, canvas.rows - 1)
+    rule_row, choice_row = canvas.rows - 2, canvas.rows - 1
+    if not display.choices and len(display.lines) > rule_row - 1:
+        _draw_lines(canvas, display.lines, 1, choice_row)  # lines need the choice rows
         return
-    _draw_lines(canvas, display.lines, 1, canvas.rows - 3)
+    _draw_lines(canvas, display.lines, 1, rule_row - 1)
+    if not display.choices:
+        # The rule stays put while there is nothing to choose: choices coming and
+        # going (at every vote) then redraw the choice row, not a full-width rule too.
+        canvas.rule(rule_row)
+        return
     count = len(display.choices)
     index = highlight % count
     choice = display.choices[index]
     position = f"{index + 1}/{count}"
-    rule_row, choice_row = canvas.rows - 2, canvas.rows - 1
     if browsing:
         label = f"< {position} >"
         half = (canvas.width - font.text_width(label)) // 2

@@ -3,19 +3,25 @@
 luma.oled's ``ssd1306.display()`` sends the column/page window (6 command bytes) and all
 1,024 data bytes on every call, even for an identical frame: about 23 ms of I2C time at
 400 kHz, per seat, per redraw. ``PageDiffSSD1306`` keeps the 8 pages (128 bytes each) it
-last sent and sends only the pages that changed, one address window per run of
-consecutive changed pages; an identical frame costs nothing.
+last sent and sends only what changed: an address window per run of changed columns
+(runs a few bytes apart share one), neighbouring pages sharing a window when cheaper,
+and only the address command the controller's write pointer needs; an identical frame
+costs nothing.
 
 A luma serial interface is three methods: ``command(*cmd)``, ``data(data)``, ``cleanup()``.
 ``CountingInterface`` is one that counts bytes and models the panel's display RAM, so tests
 (and the simulated table) can read back what the panel would show. ``MuxChannel`` wraps
-an interface so that every transfer first selects its channel on a TCA9548A.
+an interface so that its transfers first select its channel on a TCA9548A (once for a
+whole frame inside ``session()``).
 """
 from __future__ import annotations
 
+import functools
+import re
 import threading
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, ContextManager, Iterable, Iterator, Protocol, Sequence
 
 import luma.oled.device
 from PIL import Image
@@ -72,42 +78,80 @@ def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
     return [raw[pages - 1 - p::pages] for p in range(pages)]
 
 
-#: What opening one more address window costs: its 6 command bytes, plus the address
-#: and control bytes of the extra command write and data write on I2C.
-WINDOW_COST = 6 + 2 + 2
+#: Bytes an I2C write costs besides its payload: the address byte and the control byte.
+WRITE_OVERHEAD = 2
+#: Bytes of one address command: COLUMNADDR or PAGEADDR and its two arguments.
+ADDRESS_COMMAND = 3
+#: What one more address window costs at worst: both address commands (one command
+#: write) and a data write of its own.
+WINDOW_COST = 2 * ADDRESS_COMMAND + 2 * WRITE_OVERHEAD
+#: What a window on the page after the previous window costs: the controller's page
+#: pointer moves there by itself, so only the column range is set.
+NEXT_PAGE_COST = ADDRESS_COMMAND + 2 * WRITE_OVERHEAD
+
+#: ``(first page, last page, first column, last column)``: one address window.
+Window = tuple[int, int, int, int]
+#: The controller's write pointer between windows: ``(first column, last column, first
+#: page, last page, page)`` (the column pointer is then always at the first column).
+_Cursor = tuple[int, int, int, int, int]
+_UNKNOWN: _Cursor = (-1, -1, -1, -1, -1)
 
 
-def changed_windows(old: Sequence[bytes] | None,
-                    new: Sequence[bytes]) -> list[tuple[int, int, int, int]]:
+def changed_spans(before: bytes, after: bytes, gap: int = WINDOW_COST) -> list[tuple[int, int]]:
+    """Column ranges ``(first, last)`` of one page that cover every byte that differs.
+
+    Runs of changed columns separated by at most ``gap`` unchanged ones share a range:
+    re-sending those unchanged bytes is cheaper than opening another window.
+    """
+    # XOR the pages as integers: the changed columns are the non-zero bytes, and a
+    # regular expression finds their runs in C (a Python loop over the columns of
+    # every changed page was most of a frame's CPU time).
+    diff = (int.from_bytes(before, "big") ^ int.from_bytes(after, "big")).to_bytes(
+        len(after), "big")
+    return [(m.start(), m.end() - 1) for m in _span_pattern(gap).finditer(diff)]
+
+
+@functools.lru_cache(maxsize=8)
+def _span_pattern(gap: int) -> re.Pattern[bytes]:
+    """Runs of non-zero bytes, joined across at most ``gap`` zero bytes."""
+    if gap < 1:
+        return re.compile(rb"[^\x00]+")
+    return re.compile(rb"[^\x00]+(?:\x00{1,%d}[^\x00]+)*" % gap)
+
+
+def changed_windows(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[Window]:
     """Windows ``(first page, last page, first column, last column)`` that cover every
-    byte that differs (everything if ``old`` is None). Neighbouring pages share a window
-    when that sends fewer bytes than a window each."""
+    byte that differs (everything if ``old`` is None), in the order they are sent.
+
+    A page gets one window per run of changes, runs closer than a window's cost
+    sharing one. A page with a single window shares its neighbour's window when that
+    sends fewer bytes than a window each.
+    """
     width = len(new[0]) if new else 0
-    windows: list[tuple[int, int, int, int]] = []
+    windows: list[Window] = []
     for page, data in enumerate(new):
         if old is None:
-            span = (0, width - 1)
+            spans = [(0, width - 1)]
         elif old[page] == data:
             continue
         else:
-            before = old[page]
-            span = (next(c for c in range(width) if before[c] != data[c]),
-                    next(c for c in range(width - 1, -1, -1) if before[c] != data[c]))
-        windows.append(_merge(windows, page, span))
-    return [w for w in windows if w is not None]
+            spans = changed_spans(old[page], data)
+        if len(spans) == 1 and windows and _joins(windows[-1], page, spans[0]):
+            first, _, lo, hi = windows[-1]
+            windows[-1] = (first, page, min(lo, spans[0][0]), max(hi, spans[0][1]))
+        else:
+            windows += [(page, page, lo, hi) for lo, hi in spans]
+    return windows
 
 
-def _merge(windows: list, page: int, span: tuple[int, int]):
-    """Grow the last window over ``page`` if that is cheaper, else start a new one."""
-    if windows and windows[-1] is not None and windows[-1][1] == page - 1:
-        first, last, lo, hi = windows[-1]
-        wide_lo, wide_hi = min(lo, span[0]), max(hi, span[1])
-        joined = (last - first + 2) * (wide_hi - wide_lo + 1)
-        apart = (last - first + 1) * (hi - lo + 1) + span[1] - span[0] + 1 + WINDOW_COST
-        if joined <= apart:
-            windows[-1] = None  # replaced by the grown window appended by the caller
-            return (first, page, wide_lo, wide_hi)
-    return (page, page, span[0], span[1])
+def _joins(window: Window, page: int, span: tuple[int, int]) -> bool:
+    """Whether growing ``window`` down over ``span`` of ``page`` sends fewer bytes."""
+    first, last, lo, hi = window
+    if last != page - 1:
+        return False
+    joined = (page - first + 1) * (max(hi, span[1]) - min(lo, span[0]) + 1)
+    apart = (last - first + 1) * (hi - lo + 1) + span[1] - span[0] + 1 + NEXT_PAGE_COST
+    return joined <= apart
 
 
 class PageDiffSSD1306(luma.oled.device.ssd1306):
@@ -124,6 +168,8 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
                  rotate: int = 0, **kwargs: Any):
         self.stats = DriverStats()
         self._sent: list[bytes] | None = None
+        #: Where the controller's write pointer stands; None when unknown.
+        self._cursor: _Cursor | None = None
         self.lock = threading.RLock()  #: held while a frame goes out
         super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
 
@@ -137,14 +183,26 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
         self.stats.transfers += 1
         super().data(data)
 
+    @property
+    def interface(self) -> Any:
+        """The luma serial interface the driver writes to."""
+        return self._serial_interface
+
+    def _session(self) -> ContextManager[Any]:
+        """The interface's ``session()`` (one mux channel select for a whole frame),
+        or nothing for an interface without one."""
+        session = getattr(self._serial_interface, "session", None)
+        return session() if session is not None else nullcontext()
+
     def invalidate(self) -> None:
         """Forget the panel's contents: the next ``display()`` sends every page."""
         with self.lock:
             self._sent = None
+            self._cursor = None
 
     def display(self, image: Image.Image) -> None:
         """Show a 1-bit image of the device's ``size``, sending only what changed: the
-        changed pages, each narrowed to its changed columns."""
+        changed pages, each narrowed to its runs of changed columns."""
         assert image.mode == self.mode
         assert image.size == self.size
         pages = pack_pages(self.preprocess(image), self._pages)
@@ -154,20 +212,41 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
                 self.stats.unchanged_frames += 1
                 return
             # Unknown until every window went out: if a transfer fails midway the panel
-            # holds a mix of frames, and the next frame must be sent whole.
+            # holds a mix of frames (and its pointer is anywhere), and the next frame
+            # must be sent whole.
             self._sent = None
-            for window in windows:
-                self._send_window(*window, pages)
+            cursor, self._cursor = self._cursor, None
+            with self._session():
+                for n, window in enumerate(windows):
+                    following = windows[n + 1] if n + 1 < len(windows) else None
+                    cursor = self._send_window(window, following, cursor, pages)
+            self._cursor = cursor
             self._sent = pages
             self.stats.frames += 1
 
-    def _send_window(self, first: int, last: int, lo: int, hi: int,
-                     pages: Sequence[bytes]) -> None:
+    def _send_window(self, window: Window, following: Window | None,
+                     cursor: _Cursor | None,
+                     pages: Sequence[bytes]) -> _Cursor:
+        """Send one window, setting only the address ranges the controller's pointer
+        does not already match; return where the pointer stands afterwards."""
+        first, last, lo, hi = window
         const = self._const
-        self.command(const.COLUMNADDR, self._colstart + lo, self._colstart + hi,
-                     const.PAGEADDR, first, last)
-        self.data(list(b"".join(page[lo:hi + 1] for page in pages[first:last + 1])))
+        col_lo, col_hi, page_start, page_end, page = cursor or _UNKNOWN
+        cmd: list[int] = []
+        if (col_lo, col_hi) != (lo, hi):
+            cmd += [const.COLUMNADDR, self._colstart + lo, self._colstart + hi]
+        if page != first or page_end < last:
+            # After its last row the pointer moves on to the next page, or wraps back
+            # to the range's first page: pick whichever the following window wants.
+            same_page = following is not None and following[0] == first == last
+            page_start, page_end = first, last if same_page else self._pages - 1
+            cmd += [const.PAGEADDR, page_start, page_end]
+        if cmd:
+            self.command(*cmd)
+        self.data(list(b"".join(p[lo:hi + 1] for p in pages[first:last + 1])))
         self.stats.pages += last - first + 1
+        page = last + 1 if last < page_end else page_start
+        return lo, hi, page_start, page_end, page
 
 
 # -- the counting interface -------------------------------------------------------------
@@ -386,8 +465,10 @@ class MuxBus:
 class MuxChannel:
     """A luma serial interface behind one TCA9548A channel.
 
-    Before each ``command()`` / ``data()`` it writes ``1 << channel`` to the multiplexer,
-    holding the bus lock across the select and the transfer.
+    Each ``command()`` / ``data()`` holds the bus lock across the channel select and
+    the transfer. Inside ``session()`` the lock is held throughout and the channel is
+    selected once, before the first transfer: a frame of several writes costs one
+    select rather than one per write.
     """
 
     def __init__(self, interface: Any, mux_bus: MuxBus, mux_address: int, channel: int):
@@ -395,16 +476,45 @@ class MuxChannel:
         self.mux_bus = mux_bus
         self.mux_address = mux_address
         self.channel = channel
+        self._sessions = 0  # nesting depth of session(); only changed under the lock
+        #: The bus's select count just after this channel's select in the current
+        #: session; None outside a session or when a transfer failed.
+        self._selected_at: int | None = None
+
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        """Keep the bus, and this channel selected, across several transfers."""
+        with self.mux_bus.lock:
+            self._sessions += 1
+            try:
+                yield
+            finally:
+                self._sessions -= 1
+                if not self._sessions:
+                    self._selected_at = None
 
     def command(self, *cmd: int) -> None:
         with self.mux_bus.lock:
-            self.mux_bus.select(self.mux_address, self.channel)
-            self.interface.command(*cmd)
+            self._transfer(self.interface.command, *cmd)
 
     def data(self, data: Sequence[int]) -> None:
         with self.mux_bus.lock:
+            self._transfer(self.interface.data, data)
+
+    def _transfer(self, send: Any, *args: Any) -> None:
+        # Outside a session another screen may have taken the bus since our last
+        # transfer, so select every time; inside one, only if a select was written
+        # since ours (another channel on this thread).
+        if self._selected_at != self.mux_bus.select_bytes:
             self.mux_bus.select(self.mux_address, self.channel)
-            self.interface.data(data)
+            self._selected_at = self.mux_bus.select_bytes if self._sessions else None
+        try:
+            send(*args)
+        except Exception:
+            # A panel that does not answer may sit behind a mux that was reset (a
+            # brown-out switches every channel off): select again next time.
+            self._selected_at = None
+            raise
 
     def cleanup(self) -> None:
         self.interface.cleanup()

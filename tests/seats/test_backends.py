@@ -49,11 +49,10 @@ def test_the_pi_backend_wires_muxes_as_configured(factory, clock):
         writes = fake.buses[1].writes
         writes.clear()
         table[5].show(vote_display(title="Seat six"))  # mux 0x71, channel 1
-        assert writes and writes == [(0x71, 1 << 1)] * len(writes)
+        assert writes == [(0x71, 1 << 1)]  # once for the whole frame
         writes.clear()
         table[0].show(vote_display(title="Seat one"))  # mux 0x70, channel 0
-        assert writes[:2] == [(0x71, 0), (0x70, 1)]  # the other mux switched off first
-        assert set(writes[2:]) == {(0x70, 1)}
+        assert writes == [(0x71, 0), (0x70, 1)]  # the other mux switched off first
         assert panels[5].image().tobytes() == table.frame(5).tobytes()
         assert panels[4].image().getbbox() is None  # nothing leaked to the neighbour
     assert all(p.is_closed for p in panels)

@@ -28,6 +28,7 @@ LONG = Display(
 @pytest.mark.parametrize("name, state, size", [
     ("rest", ScreenState("rest", vote_display(), 0), (128, 64)),
     ("rest_secret_masked", ScreenState("rest", vote_display(), 1), (128, 64)),
+    ("rest_no_choices", ScreenState("rest", vote_display(choices=())), (128, 64)),
     ("browse_secret_shown", ScreenState("browse", vote_display(), 1), (128, 64)),
     ("private", ScreenState("private", vote_display()), (128, 64)),
     ("private_empty", ScreenState("private", vote_display(private=())), (128, 64)),
@@ -54,6 +55,24 @@ def test_masked_and_shown_differ_only_in_the_choice_rows():
     top = (0, 0, 128, 48)
     assert masked.crop(top).tobytes() == shown.crop(top).tobytes()
     assert masked.crop((0, 56, 128, 64)).tobytes() != shown.crop((0, 56, 128, 64)).tobytes()
+
+
+def test_choices_coming_and_going_change_only_the_choice_row():
+    # At a vote's reveal every seat's choices appear or go: the rule stays where it
+    # is, so only the choice row (one page) is redrawn, not a full-width rule too.
+    for with_choices in (render(ScreenState("rest", vote_display(), 1)),
+                         render(ScreenState("rest", vote_display(), 0))):
+        without = render(ScreenState("rest", vote_display(choices=())))
+        above = (0, 0, 128, 56)
+        assert with_choices.crop(above).tobytes() == without.crop(above).tobytes()
+        assert without.crop((0, 56, 128, 64)).getbbox() is None
+
+
+def test_lines_that_need_the_choice_rows_still_get_them():
+    seven = tuple(f"line {n}" for n in range(1, 8))
+    image = render(ScreenState("rest", vote_display(lines=seven, choices=())))
+    assert image.crop((0, 48, 128, 56)).tobytes() == text_image("line 6").tobytes()
+    assert image.crop((0, 56, 128, 64)).tobytes() == text_image("line 7").tobytes()
 
 
 def text_image(text: str) -> Image.Image:
