@@ -4,6 +4,7 @@ from __future__ import annotations
 import http.client
 import json
 import queue
+import socket
 import threading
 import time
 
@@ -65,6 +66,12 @@ class Stream(threading.Thread):
         return self.events.get(timeout=timeout)
 
     def close(self):
+        # Shut the socket down first: that wakes the reading thread, which holds the
+        # response's buffer (closing alone would wait for the next event).
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
         self.conn.close()
 
 
@@ -128,3 +135,64 @@ def test_a_reconnecting_phone_gets_the_current_payload_first(server):
         assert now == server.table.payload(3)[1]
     finally:
         again.close()
+
+
+def test_a_phone_keeps_one_connection_for_its_actions(server):
+    """Keep-alive: a phone's next action does not pay for a new connection."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=10)
+    conn.request("GET", "/J/" + server.table.access.token(0))
+    reply = conn.getresponse()
+    reply.read()
+    cookie = reply.getheader("Set-Cookie").split(";")[0]
+    first = conn.sock
+    for _ in range(3):
+        conn.request("GET", "/api/seat/view", headers={"Cookie": cookie})
+        reply = conn.getresponse()
+        assert json.loads(reply.read())["viewer"] == 0
+        assert reply.getheader("Connection", "").lower() != "close"
+        assert conn.sock is first
+    conn.close()
+
+
+def test_streams_past_the_limit_are_refused_and_retried(server, monkeypatch):
+    from companion.web import live
+    phone = Stream(server, "/api/public/stream")
+    try:
+        phone.next()
+        monkeypatch.setattr(live, "MAX_STREAMS", server.hub.streams)
+        conn = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=10)
+        conn.request("GET", "/api/public/stream")
+        reply = conn.getresponse()
+        assert reply.status == 503
+        assert json.loads(reply.read())["code"] == "busy"
+        conn.close()
+        monkeypatch.setattr(live, "MAX_STREAMS", 40)
+        again = Stream(server, "/api/public/stream")  # the page's retry gets in
+        assert again.next()[1]["viewer"] == "public"
+        again.close()
+    finally:
+        phone.close()
+
+
+def test_screens_are_drawn_after_every_stream_dealt_with_the_change():
+    from companion.web.live import Hub
+    screens = Hub()
+    hub = Hub(screens)
+    stream = hub.stream(lambda: (hub.serial, "payload", {"n": hub.serial}))
+    sent = [next(stream)]  # the stream opens with the current payload
+
+    def server_writes_and_asks_for_more():
+        # What the HTTP server does: write the event, then resume the generator.
+        sent.append(next(stream, None))
+    first = threading.Thread(target=server_writes_and_asks_for_more, daemon=True)
+    first.start()  # the stream has written change 0 and now waits for the next
+    assert wait_for(lambda: hub.wait_sent(0.0) and hub._dealt, 10)
+    hub.publish()
+    assert screens.serial == 1  # a follower hears every change too
+    first.join(10)  # change 1 is handed to the server, not yet written
+    assert not hub.wait_sent(0.01)
+    threading.Thread(target=server_writes_and_asks_for_more, daemon=True).start()
+    assert hub.wait_sent(10.0)  # written: the screens may be drawn now
+    assert [json.loads(e.split("data: ")[1]) for e in sent] == [{"n": 0}, {"n": 1}]
+    hub.close()
+    assert wait_for(lambda: sent[2:] == [None] and hub.streams == 0, 10)
