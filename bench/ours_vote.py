@@ -44,7 +44,8 @@ class OursError(RuntimeError):
 
 
 # -- the server side (this process) -------------------------------------------------------
-def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None) -> list[float]:
+def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None,
+             pace_ms: float = 0.0) -> list[float]:
     """Cast ``votes`` timed ballots (after ``warmup`` untimed ones) on our own server
     with 10 live streams in another process; return each ballot's latency in ms.
 
@@ -72,7 +73,12 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
             listener = _Listener(host, port, cookies)
             seats = [HTTPConnection(host, port, timeout=VOTE_TIMEOUT) for _ in range(SEATS)]
             latencies = []
+            last_start = float("-inf")
             for k in range(total):
+                wait = last_start + pace_ms / 1000.0 - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                last_start = time.monotonic()
                 seat, round_ = k % SEATS, 1 + k // SEATS
                 body = json.dumps({"action": {"type": "vote", "seat": ballot_for(seat, round_)}})
                 headers = {"Content-Type": "application/json",

@@ -123,7 +123,8 @@ def _stop(server: subprocess.Popen) -> None:
             server.wait()
 
 
-def run_peer(votes: int = 500, warmup: int = WARMUP, folder: Path | str = PEER_DIR) -> list[float]:
+def run_peer(votes: int = 500, warmup: int = WARMUP, folder: Path | str = PEER_DIR,
+             pace_ms: float = 0.0) -> list[float]:
     """Install the peer if needed, start its server on a free loopback port, cast
     ``votes`` timed ballots (after ``warmup`` untimed ones) from 8 seat clients with 2
     spectators watching, and return each ballot's latency in ms. The server is always
@@ -141,7 +142,7 @@ def run_peer(votes: int = 500, warmup: int = WARMUP, folder: Path | str = PEER_D
         try:
             _wait_ready(server, log, port)
             client = subprocess.run(
-                [node, "client.js", str(port), str(votes), str(warmup)], cwd=folder,
+                [node, "client.js", str(port), str(votes), str(warmup), str(pace_ms)], cwd=folder,
                 stdin=subprocess.DEVNULL, capture_output=True, text=True, env=_node_env(),
                 timeout=60 + votes * 0.5)
         finally:

@@ -18,7 +18,7 @@ from companion.seats import default_backend, load_table_config, open_seats, sim_
 from companion.seats.pods import pod_report
 from companion.table import Table
 from companion.web import create_app
-from companion.web.live import Hub
+from companion.web.live import Connection, Hub
 
 log = logging.getLogger("mutiny")
 
@@ -169,9 +169,30 @@ class HttpServer:
 
 
 class _Cheroot(wsgi.Server):
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.gateway = _Gateway
+
     def error_log(self, msg: str = "", level: int = 20, traceback: bool = False) -> None:
         # Into the log like everything else (cheroot writes to stderr by default).
         log.log(level, "http: %s", msg, exc_info=traceback)
+
+
+class _Gateway(wsgi.Gateway_10):
+    """cheroot's WSGI gateway, offering a live stream its connection (``environ
+    ["mutiny.connection"]()``) once the response's headers are out, so the hub can
+    write events to the socket directly (:mod:`companion.web.live`)."""
+
+    def get_environ(self) -> dict[str, Any]:
+        environ = super().get_environ()
+        request = self.req
+
+        def connection() -> Connection | None:
+            if not request.sent_headers:
+                return None
+            return Connection(request.conn.socket, bool(request.chunked_write))
+        environ["mutiny.connection"] = connection
+        return environ
 
 
 def _public_address(host: str) -> str:

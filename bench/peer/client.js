@@ -1,11 +1,12 @@
 // The peer benchmark's clients: 8 seats and 2 spectators on boardgame.io's SocketIO
 // transport, all on loopback, against server.js:
-//   node client.js PORT VOTES [WARMUP]
+//   node client.js PORT VOTES [WARMUP] [PACE_MS]
 // Creates a match through the Lobby API, joins every seat (each gets its credentials,
 // as our seats get their cookies), then casts VOTES ballots one after another, seat
 // k % 8 casting ballot k. Each is timed from the move call until all 10 clients hold
 // the state that counts it; one latency in ms per line, then a summary JSON line.
-// WARMUP ballots (default 16) are cast first and not reported.
+// WARMUP ballots (default 16) are cast first and not reported. Ballots start at least
+// PACE_MS apart (default 0: each as soon as the last reached every client).
 'use strict';
 
 process.env.NODE_ENV = process.env.NODE_ENV || 'production';
@@ -20,14 +21,15 @@ const SPECTATORS = 2;
 const VOTE_TIMEOUT_MS = 10000;
 
 function usage() {
-  console.error('usage: node client.js PORT VOTES [WARMUP]');
+  console.error('usage: node client.js PORT VOTES [WARMUP] [PACE_MS]');
   process.exit(2);
 }
 
 const port = Number(process.argv[2]);
 const votes = Number(process.argv[3]);
 const warmup = process.argv[4] === undefined ? 16 : Number(process.argv[4]);
-if (!Number.isInteger(port) || !Number.isInteger(votes) || votes < 1 || !Number.isInteger(warmup) || warmup < 0) {
+const paceMs = process.argv[5] === undefined ? 0 : Number(process.argv[5]);
+if (!Number.isInteger(port) || !Number.isInteger(votes) || votes < 1 || !Number.isInteger(warmup) || warmup < 0 || !(paceMs >= 0)) {
   usage();
 }
 const base = `http://127.0.0.1:${port}`;
@@ -102,7 +104,12 @@ async function main() {
   await reach(0); // every client is connected and synced
 
   const latencies = [];
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  let lastStart = -Infinity;
   for (let k = 0; k < warmup + votes; k += 1) {
+    const wait = lastStart + paceMs - performance.now();
+    if (wait > 0) await sleep(wait);
+    lastStart = performance.now();
     const seat = k % SEATS;
     const round = 1 + Math.floor(k / SEATS);
     const target = reach(k + 1);

@@ -13,6 +13,8 @@ A portrait panel (rotation 1 or 3, 64x128) uses the same rows: 16 rows of 10 cha
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -72,10 +74,44 @@ class _Canvas:
         self.draw.line((x0, y, self.width - 1 if x1 is None else x1, y), fill=1)
 
 
+#: Frames kept for reuse: a table shows the same few screens again and again (a
+#: player browsing back and forth, a vote's "3 of 8 in" at every round).
+FRAMES_KEPT = 256
+_frames: "OrderedDict[tuple, Image.Image]" = OrderedDict()
+_frames_lock = threading.Lock()
+
+
 def render(state: ScreenState, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
-    """Draw ``state`` into a new mode "1" image of ``size`` (width, height)."""
+    """Draw ``state`` into a mode "1" image of ``size`` (width, height).
+
+    The image is shared with every later call for an equal state (the same pixels):
+    treat it as read-only."""
     if state.mode not in MODES:
         raise ValueError(f"unknown screen mode {state.mode!r}; expected one of {MODES}")
+    key = _frame_key(state, size)
+    with _frames_lock:
+        image = _frames.get(key)
+        if image is not None:
+            _frames.move_to_end(key)
+            return image
+    image = _draw(state, size)
+    with _frames_lock:
+        _frames[key] = image
+        if len(_frames) > FRAMES_KEPT:
+            _frames.popitem(last=False)
+    return image
+
+
+def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
+    # Everything the drawing below reads, and nothing else (not a choice's action).
+    shown = state.display
+    content = None if shown is None else (
+        shown.title, shown.lines, tuple((c.label, c.secret) for c in shown.choices),
+        shown.private)
+    return (state.mode, content, state.highlight, state.seat_number, state.qr_url, size)
+
+
+def _draw(state: ScreenState, size: tuple[int, int]) -> Image.Image:
     canvas = _Canvas(size)
     if state.mode == "qr":
         _draw_qr(canvas, state.qr_url or "", state.seat_number)

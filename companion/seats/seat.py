@@ -388,7 +388,7 @@ class Seat:
     def _redraw(self) -> None:
         image = render(self._state(), self.device.size)
         if (self._image is not None and not self._redraw_failed
-                and image.tobytes() == self._image.tobytes()):
+                and (image is self._image or image.tobytes() == self._image.tobytes())):
             return
         try:
             self.device.display(image)

@@ -140,9 +140,14 @@ def _stream(viewer):
         serial, text = table.payload_text(viewer)
         return serial, "payload", text
 
+    handover = request.environ.get("mutiny.connection")
+    hub = _hub()
+
     def events():
         yield "retry: 1500\n\n"  # reconnect soon after a phone wakes
-        yield from _hub().stream(build)
+        # The headers are out now: a server that hands over the connection lets the
+        # hub write this viewer's events straight to it.
+        yield from hub.stream(build, connection=handover() if handover else None)
 
     return Response(stream_with_context(events()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -673,7 +673,7 @@ FRAME_COST = 11  # type, seq, ack, crc, COBS code byte, delimiter: what each fra
 def drawing_ops(state: ScreenState, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
     """What drawing commands would draw ``state``: (bytes, top row, bottom row) each.
 
-    Recorded from ``render`` itself: each text run, rule, and the QR code as one bitmap.
+    Recorded from the drawing itself: each text run, rule, and the QR code as one bitmap.
     """
     ops: list[tuple[int, int, int]] = []
     draw_text, line, draw_code = font.draw_text, ImageDraw.ImageDraw.line, screen._draw_code
@@ -693,7 +693,7 @@ def drawing_ops(state: ScreenState, monkeypatch: pytest.MonkeyPatch) -> list[tup
         patch.setattr(font, "draw_text", text)
         patch.setattr(ImageDraw.ImageDraw, "line", rule)
         patch.setattr(screen, "_draw_code", code)
-        render(state)
+        screen._draw(state, (screen.WIDTH, screen.HEIGHT))  # not render: it may reuse a frame
     return ops
 
 

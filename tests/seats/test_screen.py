@@ -161,3 +161,23 @@ def test_the_web_sides_join_url_fits_version_3():
     # companion.table makes f"{base_url}/seat/{secrets.token_urlsafe(16)}"
     url = "http://10.42.0.1:8000/seat/" + "Ab-_" * 5 + "xy"
     assert len(qr_matrix(url)) == 29
+
+
+def test_an_equal_screen_reuses_its_frame_and_nothing_else_does():
+    from companion.seats import screen as screen_module
+
+    def vote(target_action, title="Vote"):
+        return Display(title=title, lines=("Who goes overboard?",),
+                       choices=(Choice("Seat 2", {"type": "vote", "seat": target_action}),))
+    first = screen_module.render(screen_module.ScreenState("browse", vote(1)))
+    # The pixels do not depend on the action behind a label: the same frame.
+    assert screen_module.render(screen_module.ScreenState("browse", vote(7))) is first
+    other = screen_module.render(screen_module.ScreenState("browse", vote(1, "Vote!")))
+    assert other is not first and other.tobytes() != first.tobytes()
+    assert screen_module.render(screen_module.ScreenState("rest", vote(1))) is not first
+    # Bounded: old frames are let go.
+    for n in range(screen_module.FRAMES_KEPT + 1):
+        screen_module.render(screen_module.ScreenState("rest", Display(title=f"T{n}")))
+    assert len(screen_module._frames) == screen_module.FRAMES_KEPT
+    again = screen_module.render(screen_module.ScreenState("browse", vote(1)))
+    assert again is not first and again.tobytes() == first.tobytes()

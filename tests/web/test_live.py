@@ -196,3 +196,54 @@ def test_screens_are_drawn_after_every_stream_dealt_with_the_change():
     assert [json.loads(e.split("data: ")[1]) for e in sent] == [{"n": 0}, {"n": 1}]
     hub.close()
     assert wait_for(lambda: sent[2:] == [None] and hub.streams == 0, 10)
+
+
+def test_the_server_hands_streams_over_and_publishers_write_them(server):
+    phones = [Stream(server, "/api/seat/stream", cookie_for(server, s)) for s in range(2)]
+    try:
+        for phone in phones:
+            phone.next()
+        assert wait_for(lambda: len(server.hub._outlets) == 2, 10)
+        for seat, phone in enumerate(phones):
+            server.table.rename(seat, f"Direct {seat}")
+            _, payload = phone.next()
+            assert payload["viewer"] == seat
+            assert payload["seat"]["name"] == f"Direct {seat}"
+    finally:
+        for phone in phones:
+            phone.close()
+    assert wait_for(lambda: not server.hub._outlets and server.hub.streams == 0, 20)
+
+
+def test_a_phone_that_stops_reading_holds_up_nobody(server):
+    """Its socket fills up; publishers leave the rest to its own thread and go on, the
+    other phones keep getting every change, and when it reads again it gets the
+    newest payload."""
+    stalled = socket.create_connection(("127.0.0.1", server.http.port))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.sendall(b"GET /api/public/stream HTTP/1.1\r\nHost: table\r\n\r\n")
+    watcher = Stream(server, "/api/public/stream")
+    try:
+        watcher.next()
+        assert wait_for(lambda: len(server.hub._outlets) == 2, 10)
+
+        def rename_many():
+            for n in range(300):
+                server.table.rename(2, f"Pirate {n:03d} " + "~" * 20)
+        renaming = threading.Thread(target=rename_many, daemon=True)
+        renaming.start()
+        renaming.join(60)
+        assert not renaming.is_alive(), "a full socket blocked the table"
+        seen = ""
+        while "Pirate 299" not in seen:
+            seen = json.dumps(watcher.next()[1])
+        # Now the stalled phone reads: its stream is alive and ends on the newest.
+        stalled.settimeout(20)
+        received = b""
+        while b"Pirate 299" not in received:
+            chunk = stalled.recv(1 << 16)
+            assert chunk, "the stalled phone's stream was closed"
+            received += chunk
+    finally:
+        watcher.close()
+        stalled.close()
