@@ -10,6 +10,7 @@ move call until all 10 clients hold the new state. :func:`compare` runs both sid
 
     python -m bench.peer [VOTES]              # the peer's p50 / p99 / max
     python -m bench.peer --compare [VOTES]    # both sides and the ratios
+    python -m bench.peer --compare --paced    # ballots 20 ms apart on both sides
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ PEER_DIR = Path(__file__).resolve().parent / "peer"
 STAMP = ".mutiny-bench-stamp"
 #: Ballots cast before the timed ones (connections settle; JIT warms), on both sides.
 WARMUP = 16
+#: The paced run's gap between ballot starts, in ms: far quicker than a table votes.
+PACE_MS = 20.0
 READY_TIMEOUT = 30.0
 
 
@@ -173,18 +176,19 @@ def figures(latencies: list[float]) -> dict[str, float]:
             "max_ms": round(max(latencies), 3)}
 
 
-def compare(votes: int = 500) -> dict[str, object]:
+def compare(votes: int = 500, pace_ms: float = 0.0) -> dict[str, object]:
     """The whole peer benchmark: ``votes`` ballots on each side, run as two halves in
     the order peer, ours, ours, peer (so a machine that gets busier or quieter during
-    the run weighs on both alike). Returns both sides' figures and ours divided by
-    theirs (the target: below 1 at p50 and p99)."""
+    the run weighs on both alike), ballots starting at least ``pace_ms`` apart on both
+    sides. Returns both sides' figures and ours divided by theirs (the target: below 1
+    at p50 and p99)."""
     from bench.ours_vote import run_ours
 
     first = votes // 2
-    peer = run_peer(first)
-    ours = run_ours(first)
-    ours += run_ours(votes - first)
-    peer += run_peer(votes - first)
+    peer = run_peer(first, pace_ms=pace_ms)
+    ours = run_ours(first, pace_ms=pace_ms)
+    ours += run_ours(votes - first, pace_ms=pace_ms)
+    peer += run_peer(votes - first, pace_ms=pace_ms)
     mine, theirs = figures(ours), figures(peer)
     return {"votes": votes, "ours": mine, "peer": theirs,
             "ratio_p50": round(mine["p50_ms"] / theirs["p50_ms"], 2),
@@ -194,11 +198,12 @@ def compare(votes: int = 500) -> dict[str, object]:
 
 def main(argv: list[str]) -> int:
     both = "--compare" in argv
-    argv = [a for a in argv if a != "--compare"]
+    pace = PACE_MS if "--paced" in argv else 0.0
+    argv = [a for a in argv if a not in ("--compare", "--paced")]
     votes = int(argv[0]) if argv else 500
     try:
         if both:
-            result = compare(votes)
+            result = compare(votes, pace_ms=pace)
             print(json.dumps({k: v for k, v in result.items() if not k.endswith("_ms")}))
         else:
             print(json.dumps({"benchmark": "peer (boardgame.io 0.50.2)", "votes": votes,
