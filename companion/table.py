@@ -344,7 +344,7 @@ class Table:
             "history": [list(point) for point in self._history],
         }
         if self.match is None:
-            payload["lobby"] = {"games": _game_specs()}
+            payload["lobby"] = {"games": game_specs()}
         return payload
 
     def _host_payload(self, public: dict[str, Any], legal: list[dict[str, Any]],
@@ -358,7 +358,7 @@ class Table:
                 "host": {**host, "legal": legal,
                          "paused": bool(self.match and self.match.is_paused),
                          "over": bool(self.match and self.match.is_over)},
-                "seats": seats, "games": _game_specs(),
+                "seats": seats,
                 "pods": self.pod_report() if self.pod_report else []}
 
     def _lobby_summary(self) -> dict[str, Any]:
@@ -498,6 +498,6 @@ def _chart(history: list[list[float]], summary: dict[str, Any]) -> None:
 
 
 @functools.lru_cache(maxsize=1)
-def _game_specs() -> list[dict[str, Any]]:
+def game_specs() -> list[dict[str, Any]]:
     """Every game's spec as JSON-able data (the registry does not change while running)."""
     return [g.spec.to_dict() for g in companion.games.GAMES.values()]

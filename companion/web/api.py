@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, stream_
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
 from companion.errors import MutinyError
+from companion.table import game_specs
 from companion.web import auth
 from companion.web.live import StreamEnded
 
@@ -91,7 +92,7 @@ def _hub():
 # -- reading --------------------------------------------------------------------------
 @bp.get("/games")
 def games():
-    return jsonify(_table().payload(HOST)[1]["games"])
+    return jsonify(game_specs())
 
 
 @bp.get("/seat/view")

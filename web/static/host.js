@@ -209,7 +209,7 @@
   }
 
   // -- the start form: built once per games list, so a payload never wipes what you chose
-  function games() { return payload.games || (payload.lobby && payload.lobby.games) || []; }
+  function games() { return (payload.lobby && payload.lobby.games) || []; }
 
   function seatCount() {
     return (payload.table && payload.table.seats) || (payload.seats || []).length || 8;
