@@ -16,7 +16,6 @@ instead of ten thread wake-ups, one after the other, under the GIL.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import selectors
@@ -24,6 +23,8 @@ import socket
 import threading
 import time
 from typing import Any, Callable, Iterator
+
+from companion import jsontext
 
 log = logging.getLogger(__name__)
 
@@ -316,5 +317,5 @@ class Outlet:
 
 
 def _event(event_id: Any, name: str, payload: Any) -> bytes:
-    text = payload if isinstance(payload, str) else json.dumps(payload, separators=(",", ":"))
+    text = payload if isinstance(payload, str) else jsontext.dumps(payload)
     return f"id: {event_id}\nevent: {name}\ndata: {text}\n\n".encode()
