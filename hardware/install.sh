@@ -106,6 +106,35 @@ ensure_line() {
     fi
 }
 
+# table_config: the table config the companion will run with: the one already in
+# /etc/mutiny (never overwritten), else the one step_config copies there.
+table_config() {
+    if [ -f "$ROOT/etc/mutiny/table.toml" ]; then
+        printf '%s\n' "$ROOT/etc/mutiny/table.toml"
+    else
+        printf '%s\n' "${CONFIG_FROM:-$SRC_IN/hardware/table-$SEATS.toml}"
+    fi
+}
+
+# uses_bus FILE N: whether a screen in table config FILE sits on I2C bus N. Read with
+# Python's own TOML parser (Raspberry Pi OS has Python 3.11 or later), not grep: a
+# comment or an inline table must not fool it.
+uses_bus() {
+    python3 - "$1" "$2" <<'PY'
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        seats = tomllib.load(file).get("seat", [])
+except (OSError, ValueError) as exc:
+    sys.exit(f"install.sh: cannot read {sys.argv[1]} ({exc}); I2C bus {sys.argv[2]} not set up")
+screens = [seat.get("screen") for seat in seats if isinstance(seat, dict)]
+sys.exit(0 if any(isinstance(s, dict) and s.get("bus") == int(sys.argv[2])
+                  for s in screens) else 1)
+PY
+}
+
 check_arguments() {
     case "$SEATS" in 4|6|8) ;; *) echo "install.sh: --seats takes 4, 6 or 8" >&2; exit 2 ;; esac
     if [ -n "$HOTSPOT_SSID" ] && { [ ${#HOTSPOT_PASSWORD} -lt 8 ] || [ ${#HOTSPOT_PASSWORD} -gt 63 ]; }; then
@@ -126,8 +155,16 @@ step_i2c() {
     fi
     local boot=/boot/firmware/config.txt
     [ -f "$ROOT$boot" ] || [ ! -f "$ROOT/boot/config.txt" ] || boot=/boot/config.txt
+    local before=$CHANGES
     ensure_line "$boot" "dtparam=i2c_arm=on"
     ensure_line "$boot" "dtparam=i2c_arm_baudrate=400000"
+    # Bus 0 (GPIO0/1, the HAT ID pins) is a second bus the companion draws at the same
+    # time as bus 1: only for a table config with screens on it (table-8.toml).
+    if uses_bus "$(table_config)" 0; then
+        ensure_line "$boot" "dtparam=i2c_vc=on"
+        ensure_line "$boot" "dtparam=i2c_vc_baudrate=400000"
+    fi
+    [ "$CHANGES" = "$before" ] || REBOOT=1
 }
 
 step_packages() {
@@ -190,7 +227,8 @@ copy_source() {
 
 step_config() {
     say "5. The table config /etc/mutiny/table.toml"
-    local from=${CONFIG_FROM:-$SRC_IN/hardware/table-$SEATS.toml}
+    local from
+    from=$(table_config)
     if [ ! -f "$ROOT/etc/mutiny/table.toml" ]; then
         # Never overwritten: it is the group's own file once it exists.
         put_file /etc/mutiny/table.toml 0644 < "$from" || true
@@ -260,6 +298,9 @@ main() {
         say "$CHANGES changes would be made."
     else
         say "$CHANGES changes made. Check the table with: sudo -u $SERVICE_USER $PREFIX/venv/bin/mutiny doctor --config /etc/mutiny/table.toml"
+    fi
+    if [ "${REBOOT:-0}" = 1 ] && [ "$DRY_RUN" = 0 ]; then
+        say "The I2C settings in config.txt take effect after a reboot: sudo reboot"
     fi
 }
 

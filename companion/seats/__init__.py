@@ -16,7 +16,8 @@ See docs/seats.md; seat pods (``pod = "<id>"`` in the config): docs/pods.md.
 from .backends import RecordingBus, SimTable, TableHardware, default_backend, open_seats
 from .buttons import Clock, ManualClock, MonotonicClock, SeatButton, SeatButtons
 from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_buses,
-                     i2c_bus_exists, load_table_config, parse_table_config, sim_table_config)
+                     i2c_bus_exists, i2c_root_bus, load_table_config, parse_table_config,
+                     sim_table_config)
 from .pods import PodManager, PodSeat, PodStatus, find_pods, pod_report
 from .screen import ScreenState, qr_matrix, render
 from .seat import Seat
@@ -27,6 +28,7 @@ __all__ = [
     "MonotonicClock", "MuxBus", "MuxChannel", "PageDiffSSD1306", "PodManager", "PodSeat",
     "PodStatus", "RecordingBus", "ScreenConfig", "ScreenState", "Seat", "SeatButton",
     "SeatButtons", "SeatConfig", "SimTable", "TableConfig", "TableHardware", "check_buses",
-    "default_backend", "find_pods", "i2c_bus_exists", "load_table_config", "open_seats",
-    "parse_table_config", "pod_report", "qr_matrix", "render", "sim_table_config",
+    "default_backend", "find_pods", "i2c_bus_exists", "i2c_root_bus", "load_table_config",
+    "open_seats", "parse_table_config", "pod_report", "qr_matrix", "render",
+    "sim_table_config",
 ]

@@ -26,7 +26,7 @@ from PIL import Image
 from companion.errors import SeatError
 
 from .buttons import ROLES, Clock, ManualClock, MonotonicClock, SeatButtons
-from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists
+from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists, i2c_root_bus
 from .pods import PodManager, PodSeat
 from .seat import Seat
 from .ssd1306 import CountingInterface, MuxBus, PageDiffSSD1306, SMBusLike
@@ -256,10 +256,12 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
 
         i2c = i2c or sim_i2c
         smbus = smbus or (lambda bus: RecordingBus(keep=False))
+        root_bus: Callable[[int], int] = int  # simulated buses are what the config says
     else:
         check_buses(config, bus_exists or i2c_bus_exists)
         i2c = i2c or _luma_i2c
         smbus = smbus or _smbus2
+        root_bus = i2c_root_bus
     buses: dict[int, MuxBus] = {}
     seats: list[Seat] = []
     if any(seat.pod is not None for seat in config.seats):
@@ -273,7 +275,7 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
                 seats.append(_open_pod_seat(seat_config, config, clock, pods))
             else:
                 seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus,
-                                        buses))
+                                        buses, root_bus))
     except BaseException:
         for seat in seats:
             seat.close()
@@ -304,7 +306,7 @@ def _open_pod_seat(seat: SeatConfig, config: TableConfig, clock: Clock,
 
 def _open_seat(seat: SeatConfig, config: TableConfig, clock: Clock, pin_factory: Any,
                i2c: Callable[[int, int], Any], smbus: Callable[[int], SMBusLike],
-               buses: dict[int, MuxBus]) -> Seat:
+               buses: dict[int, MuxBus], root_bus: Callable[[int], int]) -> Seat:
     assert seat.buttons is not None and seat.screen is not None
     device = _open_screen(seat, i2c, smbus, buses)
     led = buttons = None
@@ -317,7 +319,7 @@ def _open_seat(seat: SeatConfig, config: TableConfig, clock: Clock, pin_factory:
         return Seat(seat.number, buttons, device, led, clock=clock,
                     dim_after=config.dim_after, browse_timeout=config.browse_timeout,
                     contrast=config.contrast, dim_contrast=config.dim_contrast,
-                    name=seat.name)
+                    name=seat.name, i2c_bus=root_bus(seat.screen.bus))
     except BaseException:
         if buttons is not None:
             buttons.close()

@@ -36,7 +36,10 @@ from companion.errors import ConfigError
 DEFAULT_ADDRESS = 0x3C
 MUX_ADDRESSES = range(0x70, 0x78)  # a TCA9548A's A0-A2 jumpers pick one of these
 GPIO_PINS = range(0, 28)  # BCM numbers on the 40-pin header
-I2C1_PINS = {2: "SDA", 3: "SCL"}  # bus 1, the header's I2C
+#: The header pins each hardware I2C bus takes, when a screen uses that bus: bus 1 is
+#: the header's I2C (pins 3 and 5), bus 0 the one on the HAT ID pins (27 and 28,
+#: ``dtparam=i2c_vc=on``), which a table without a HAT may use for more screens.
+I2C_PINS = {1: {2: "SDA", 3: "SCL"}, 0: {0: "SDA", 1: "SCL"}}
 ROLES = ("previous", "select", "next")
 MAX_SIM_SEATS = 8
 
@@ -109,6 +112,24 @@ def i2c_bus_exists(bus: int) -> bool:
     return os.path.exists(f"/dev/i2c-{bus}")
 
 
+def i2c_root_bus(bus: int, sysfs: str | os.PathLike[str] = "/sys") -> int:
+    """The bus whose wires carry ``/dev/i2c-<bus>``'s transfers: ``bus`` itself, or for
+    a channel bus the kernel's ``i2c-mux`` overlay made, the bus its multiplexer is on.
+
+    Screens on one root bus take turns on the same two wires, so only screens on
+    different root buses gain from being drawn at the same time. Sysfs nests a channel
+    bus under its parent (``devices/.../i2c-1/1-0070/i2c-22``): the outermost ``i2c-N``
+    of the bus's real path is the root. A bus sysfs does not know is its own root.
+    """
+    base = os.path.realpath(sysfs)
+    real = os.path.realpath(os.path.join(base, "bus", "i2c", "devices", f"i2c-{bus}"))
+    for part in Path(os.path.relpath(real, base)).parts:
+        match = re.fullmatch(r"i2c-(\d+)", part)
+        if match:
+            return int(match.group(1))
+    return bus
+
+
 def load_table_config(path: str | os.PathLike[str], backend: str = "pi", *,
                       bus_exists: Callable[[int], bool] | None = None) -> TableConfig:
     """Read and check a table config file.
@@ -172,7 +193,8 @@ def sim_table_config(seats: int) -> TableConfig:
 def _missing_bus_message(source: str, line: int, seat: SeatConfig, bus: int) -> str:
     return (f"{source}:{line}: seat {seat.number}'s screen is on I2C bus {bus}, but "
             f"/dev/i2c-{bus} does not exist. Fix: enable that bus (bus 1: raspi-config > "
-            f"Interface Options > I2C; others: a dtoverlay line in "
+            f"Interface Options > I2C; bus 0: dtparam=i2c_vc=on (Pi 5: dtoverlay=i2c0-pi5) in "
+            f"/boot/firmware/config.txt, then reboot; others: a dtoverlay line in "
             f"/boot/firmware/config.txt, then reboot; `i2cdetect -l` lists the buses), "
             f"or correct bus = {bus}")
 
@@ -465,13 +487,17 @@ class _Checker:
     def check_pins(self, seats: tuple[SeatConfig, ...]) -> None:
         used: dict[int, tuple[SeatConfig, str]] = {}
         all_pins = {pin for seat in seats for _, pin in _pins_of(seat)}
-        header_i2c = any(s.screen is not None and s.screen.bus == 1 for s in seats)
+        buses = {s.screen.bus for s in seats if s.screen is not None}
+        # pin -> (bus, line) for the I2C pins of every bus the screens use
+        i2c_pins = {pin: (bus, line) for bus, lines in I2C_PINS.items() if bus in buses
+                    for pin, line in lines.items()}
         for seat in seats:
             for role, pin in _pins_of(seat):
                 path = _pin_path(seat, role)
-                if header_i2c and pin in I2C1_PINS:
+                if pin in i2c_pins:
+                    bus, line = i2c_pins[pin]
                     raise self.fail(path, f"seat {seat.number} {role} is on GPIO{pin}, the "
-                                    f"{I2C1_PINS[pin]} line of I2C bus 1 that the screens use",
+                                    f"{line} line of I2C bus {bus} that the screens use",
                                     f"move it to a free pin, {_free_pin(all_pins)}")
                 if pin in used:
                     other, other_role = used[pin]

@@ -49,18 +49,23 @@ class Seat:
 
     ``device`` is anything with luma's ``display(image)``, ``contrast(level)``, ``size``
     and ``cleanup()`` (a ``PageDiffSSD1306`` on a Pi and in the simulator); ``led`` a
-    gpiozero ``LED`` / ``PWMLED`` or None. ``number`` counts from 1.
+    gpiozero ``LED`` / ``PWMLED`` or None. ``number`` counts from 1. ``i2c_bus`` is the
+    I2C bus whose wires carry the screen's transfers (None: not on I2C, e.g. a pod).
     """
 
     def __init__(self, number: int, buttons: SeatButtons, device: Any, led: Any = None, *,
                  clock: Clock | None = None, dim_after: float = 300.0,
                  browse_timeout: float = 4.0, contrast: int = CONTRAST,
-                 dim_contrast: int = DIM_CONTRAST, name: str = ""):
+                 dim_contrast: int = DIM_CONTRAST, name: str = "",
+                 i2c_bus: int | None = None):
         self.number = number
         self.name = name or f"Seat {number}"
         self.buttons = buttons
         self.device = device
         self.led = led
+        #: The I2C bus the screen's transfers go over, or None. Screens on one bus take
+        #: turns; screens on different buses can be drawn at the same time.
+        self.i2c_bus = i2c_bus
         #: ``when_action(action)``: select confirmed a choice; gets its action dict.
         self.when_action: Callable[[dict[str, Any]], Any] | None = None
         #: ``when_claimed()``: a button was pressed while the join QR code showed.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from .config import SeatConfig, TableConfig
+from .config import I2C_PINS, SeatConfig, TableConfig
 
 #: The 40-pin header: physical pin -> BCM GPIO number, or the power/ground it carries.
 HEADER: dict[int, int | str] = {
@@ -21,7 +21,12 @@ HEADER: dict[int, int | str] = {
     29: 5, 30: "GND", 31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20,
     39: "GND", 40: 21,
 }
+#: The HAT ID pins, GPIO0 and GPIO1: I2C bus 0 on a table without a HAT.
+ID_PINS = {"ID_SD": 0, "ID_SC": 1}
 PHYSICAL = {gpio: pin for pin, gpio in HEADER.items() if isinstance(gpio, int)}
+PHYSICAL.update({0: 27, 1: 28})
+#: Where a multiplexer on a header I2C bus connects: bus -> (3V3 pin, SDA pin, SCL pin).
+BUS_PINS = {1: (1, 3, 5), 0: (17, 27, 28)}
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
 ROW = 22          # header row pitch
@@ -45,8 +50,9 @@ def wiring_svg(config: TableConfig) -> str:
     """The whole diagram as an SVG document."""
     width = 470 + 2 * (CARD_W + 20)
     cards_rows = -(-len(config.seats) // 2)
-    buses = len({(s.screen.bus, s.screen.mux) for s in config.seats if s.screen})
-    height = max(TOP + 20 * ROW + 60 + 72 * buses, 110 + cards_rows * (CARD_H + 16) + 40)
+    buses = {(s.screen.bus, s.screen.mux) for s in config.seats if s.screen}
+    lines = 4 * len(buses) + sum(1 for bus, mux in buses if bus == 0 and mux is not None)
+    height = max(TOP + 20 * ROW + 60 + 18 * lines, 110 + cards_rows * (CARD_H + 16) + 40)
     parts = [_head(width, height, config)]
     parts += _header(config)
     parts += _i2c(config)
@@ -69,7 +75,10 @@ def _head(width: int, height: int, config: TableConfig) -> str:
 
 def _header(config: TableConfig) -> list[str]:
     roles = pin_roles(config)
-    i2c_used = any(s.screen for s in config.seats)
+    buses = {s.screen.bus for s in config.seats if s.screen}
+    # Any bus but 0 is taken to hang off bus 1's pins (the kernel's i2c-mux buses do).
+    i2c_used = {1} if buses - {0} else set()
+    i2c_used |= buses & {0}
     out = [f'<rect x="204" y="{TOP - 16}" width="64" height="{20 * ROW + 10}" rx="6" '
            f'fill="#1d5e34"/>',
            f'<text x="236" y="{TOP - 24}" text-anchor="middle" font-weight="bold">'
@@ -88,30 +97,41 @@ def _header(config: TableConfig) -> list[str]:
 
 
 def _pin_label(what: int | str, roles: dict[int, tuple[int, str]],
-               i2c_used: bool) -> tuple[str, str]:
+               i2c_used: set[int]) -> tuple[str, str]:
+    if what in ID_PINS and (0 in i2c_used or ID_PINS[str(what)] in roles):
+        what = ID_PINS[str(what)]  # no HAT: the ID pins are GPIOs like the others
     if isinstance(what, str):
         return ("#b00" if what in ("5V", "3V3") else "#333"), what
     if what in roles:
         seat, role = roles[what]
         return COLOURS[(seat - 1) % len(COLOURS)], f"GPIO{what} seat {seat} {role}"
-    if what in (2, 3) and i2c_used:
-        return "#0057b8", f"GPIO{what} I2C {'SDA' if what == 2 else 'SCL'}"
+    for bus in i2c_used:
+        if what in I2C_PINS[bus]:
+            return "#0057b8", f"GPIO{what} I2C{bus} {I2C_PINS[bus][what]}"
     return "#aaa", f"GPIO{what}"
 
 
 def _i2c(config: TableConfig) -> list[str]:
     """The multiplexers (and separate buses) between the header and the seats."""
-    muxes = sorted({(s.screen.bus, s.screen.mux) for s in config.seats
-                    if s.screen and s.screen.mux is not None})
+    # In seat order: the first seats' multiplexer comes first.
+    muxes = list(dict.fromkeys((s.screen.bus, s.screen.mux) for s in config.seats
+                               if s.screen and s.screen.mux is not None))
     direct = sorted({s.screen.bus for s in config.seats if s.screen and s.screen.mux is None})
     out, y = [], TOP + 20 * ROW + 30
     out.append(f'<text x="20" y="{y}" font-weight="bold">I2C (400 kHz)</text>')
     for bus, mux in muxes:
         channels = sorted(s.screen.channel for s in config.seats
                           if s.screen and (s.screen.bus, s.screen.mux) == (bus, mux))
-        for line in (f"TCA9548A at 0x{mux:02X} on bus {bus}:",
-                     "  VIN to 3V3 (pin 1), GND to GND,",
-                     "  SDA to pin 3, SCL to pin 5;",
+        if bus in BUS_PINS:
+            power, sda, scl = BUS_PINS[bus]
+            pins = (f"  VIN to 3V3 (pin {power}), GND to GND,",
+                    f"  SDA to pin {sda}, SCL to pin {scl};")
+            if bus == 0:  # unlike bus 1's pins, GPIO0/1 have no pull-ups on the Pi
+                pins += ("  3.9 kohm from SDA and from SCL to 3V3;",)
+        else:
+            pins = ("  VIN to 3V3 (pin 1), GND to GND,",
+                    f"  SDA, SCL to bus {bus}'s pins (its overlay);")
+        for line in (f"TCA9548A at 0x{mux:02X} on bus {bus}:", *pins,
                      f"  screens on channels {', '.join(map(str, channels))}"):
             y += 18
             out.append(f'<text x="20" y="{y}">{escape(line)}</text>')
@@ -148,7 +168,8 @@ def _card_lines(seat: SeatConfig) -> list[str]:
         lines.append(f"LED GPIO{seat.led} (pin {PHYSICAL.get(seat.led, '?')})"
                      + (" PWM" if seat.led_pwm else ""))
     if seat.screen:
-        where = (f"mux 0x{seat.screen.mux:02X} ch {seat.screen.channel}"
-                 if seat.screen.mux is not None else f"bus i2c-{seat.screen.bus}")
-        lines.append(f"OLED 0x{seat.screen.address:02X} on {where}")
+        where = f"i2c-{seat.screen.bus}"
+        if seat.screen.mux is not None:
+            where += f", mux 0x{seat.screen.mux:02X} ch {seat.screen.channel}"
+        lines.append(f"OLED 0x{seat.screen.address:02X}: {where}")
     return lines

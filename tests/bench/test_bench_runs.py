@@ -6,7 +6,7 @@ import json
 
 import companion.games
 from bench import __main__ as bench_main
-from bench import engine_bench
+from bench import engine_bench, screen_bytes
 
 
 def test_the_engine_benchmark_plays_every_game():
@@ -28,3 +28,16 @@ def test_the_entry_point_writes_the_table_as_json(tmp_path, capsys):
         assert f"engine: {game_id}, random matches per second" in names
     assert all(row["p50"] > 0 for row in written["rows"])
     assert "engine: moon-yeti (8 seats)" in capsys.readouterr().out
+
+
+def test_screen_bytes_reports_the_reveal_on_one_bus_and_on_two_at_once():
+    found = screen_bytes.run(matches=1)
+    total, parallel = found["reveal_all_seats_bus_ms"], found["reveal_parallel_bus_ms"]
+    assert total and len(parallel) == len(total)
+    # Four seats on each bus: the busier one carries at least half of a reveal, not all.
+    assert all(whole / 2 <= busiest < whole for whole, busiest in zip(total, parallel))
+    rows = {row["name"]: row for row in bench_main.bench_screen_bytes(quick=True)}
+    summed = rows["bus time, all 8 seats after a reveal (both buses)"]
+    at_once = rows["all 8 screens updated after a reveal (2 buses at once)"]
+    assert at_once["target"] == "<= 50 ms" and summed["target"] == ""
+    assert at_once["n"] == summed["n"] > 0 and at_once["max"] < summed["max"]

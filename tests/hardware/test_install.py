@@ -39,6 +39,9 @@ STUBS = {
                ' "$STATE" > "$last/bin/python"; chmod +x "$last/bin/python";'
                ' else exec /usr/bin/env -u PATH python3 "$@"; fi',
 }
+
+#: What the installer adds to config.txt for a table with screens on I2C bus 0.
+I2C_VC = ["dtparam=i2c_vc=on", "dtparam=i2c_vc_baudrate=400000"]
 CHANGING = ("do_i2c", "apt-get", "useradd", "usermod", "systemctl daemon-reload",
             "systemctl enable", "systemctl restart", "systemctl start", "nmcli connection add",
             "hostnamectl", "pip")
@@ -103,7 +106,8 @@ def test_installing_twice_changes_nothing_the_second_time(machine):
     root, state, _env = machine
     first = install(machine, "--seats", "6", "--hotspot", "Mutiny", "--password", "aye aye cap")
     assert "changes made" in first and changes_logged(state)
-    assert "dtparam=i2c_arm_baudrate=400000" in (root / "boot/firmware/config.txt").read_text()
+    boot = (root / "boot/firmware/config.txt").read_text()
+    assert all(line in boot for line in ["dtparam=i2c_arm_baudrate=400000", *I2C_VC])
     assert (root / "etc/mutiny/table.toml").read_text() == \
         (REPO / "hardware/table-6.toml").read_text()
     assert (root / "opt/mutiny/src/companion/table.py").exists()
@@ -113,6 +117,37 @@ def test_installing_twice_changes_nothing_the_second_time(machine):
     second = install(machine, "--seats", "6", "--hotspot", "Mutiny", "--password", "aye aye cap")
     assert second.strip().endswith("Nothing to change: Mutiny Table is installed.")
     assert len(changes_logged(state)) == count
+
+
+def test_a_table_with_screens_on_bus_0_gets_bus_0_at_400_khz(machine):
+    root, state, _env = machine
+    boot = root / "boot/firmware/config.txt"
+    dry = install(machine, "--seats", "8", "--dry-run")
+    assert all(f"would: add '{line}'" in dry for line in I2C_VC)
+    assert "i2c_vc" not in boot.read_text()
+    first = install(machine, "--seats", "8")
+    lines = boot.read_text().splitlines()
+    assert [line for line in lines if "i2c_vc" in line] == I2C_VC
+    assert "take effect after a reboot" in first
+    count = len(changes_logged(state))
+    second = install(machine, "--seats", "8")
+    assert second.strip().endswith("Nothing to change: Mutiny Table is installed.")
+    assert boot.read_text().splitlines() == lines
+    assert len(changes_logged(state)) == count
+
+
+def test_bus_0_is_left_alone_unless_the_installed_config_uses_it(machine):
+    root, _state, _env = machine
+    boot = root / "boot/firmware/config.txt"
+    assert "i2c_vc" not in install(machine, "--dry-run")  # 4 seats: one bus
+    install(machine, "--seats", "4")
+    install(machine, "--seats", "8")  # the 4-seat config stays installed: it decides
+    assert "i2c_vc" not in boot.read_text()
+    own = (REPO / "hardware/table-8.toml").read_text()
+    (root / "etc/mutiny/table.toml").write_text(own)  # the group moved to the 8-seat one
+    out = install(machine)
+    assert "change: add 'dtparam=i2c_vc=on'" in out
+    assert [line for line in boot.read_text().splitlines() if "i2c_vc" in line] == I2C_VC
 
 
 def test_a_changed_table_config_is_never_overwritten(machine):

@@ -7,8 +7,8 @@ import pytest
 
 from companion.errors import SeatError
 from companion.seats import (CountingInterface, ManualClock, RecordingBus, SimTable,
-                             TableHardware, default_backend, load_table_config, open_seats,
-                             parse_table_config, sim_table_config)
+                             TableHardware, default_backend, i2c_root_bus, load_table_config,
+                             open_seats, parse_table_config, sim_table_config)
 
 from .conftest import vote_display
 
@@ -45,18 +45,62 @@ def test_the_pi_backend_wires_muxes_as_configured(factory, clock):
     fake = FakeI2C()
     with open_pi(config, fake, factory, clock) as table:
         assert type(table) is TableHardware and len(table) == 8
-        panels = fake.panels[(1, 0x3C)]
-        writes = fake.buses[1].writes
-        writes.clear()
-        table[5].show(vote_display(title="Seat six"))  # mux 0x71, channel 1
-        assert writes == [(0x71, 1 << 1)]  # once for the whole frame
-        writes.clear()
-        table[0].show(vote_display(title="Seat one"))  # mux 0x70, channel 0
-        assert writes == [(0x71, 0), (0x70, 1)]  # the other mux switched off first
+        assert [seat.i2c_bus for seat in table] == [1] * 4 + [0] * 4
+        panels = fake.panels[(1, 0x3C)] + fake.panels[(0, 0x3C)]
+        writes = {bus: fake.buses[bus].writes for bus in (0, 1)}
+        for found in writes.values():
+            found.clear()
+        table[5].show(vote_display(title="Seat six"))  # bus 0, mux 0x70, channel 1
+        assert writes == {0: [(0x70, 1 << 1)], 1: []}  # once for the whole frame
+        writes[0].clear()
+        table[0].show(vote_display(title="Seat one"))  # bus 1, mux 0x70, channel 0
+        assert writes == {0: [], 1: [(0x70, 1)]}  # the buses are separate wires
         assert panels[5].image().tobytes() == table.frame(5).tobytes()
         assert panels[4].image().getbbox() is None  # nothing leaked to the neighbour
     assert all(p.is_closed for p in panels)
-    assert fake.buses[1].closed
+    assert fake.buses[0].closed and fake.buses[1].closed
+
+
+def test_sim_seats_report_their_configured_bus(clock):
+    config = load_table_config(HARDWARE / "table-4.toml", "sim")
+    with open_seats(config, "sim", clock=clock) as table:
+        assert [seat.i2c_bus for seat in table] == [22, 23, 24, 25]
+
+
+def test_a_kernel_mux_channel_bus_is_drawn_on_its_parent_bus(tmp_path):
+    # Sysfs as the i2c-mux overlay lays it out: channel buses under the mux under i2c-1.
+    devices = tmp_path / "devices" / "platform" / "soc"
+    parent = devices / "fe804000.i2c" / "i2c-1"
+    (parent / "1-0070" / "i2c-22").mkdir(parents=True)
+    (devices / "i2c0mux" / "i2c-0").mkdir(parents=True)
+    links = tmp_path / "bus" / "i2c" / "devices"
+    links.mkdir(parents=True)
+    for bus, target in ((1, parent), (22, parent / "1-0070" / "i2c-22"),
+                        (0, devices / "i2c0mux" / "i2c-0")):
+        (links / f"i2c-{bus}").symlink_to(target)
+    assert [i2c_root_bus(bus, tmp_path) for bus in (1, 22, 0, 5)] == [1, 1, 0, 5]
+
+
+def test_two_muxes_on_one_bus_take_turns(factory, clock):
+    text = """\
+[[seat]]
+buttons = { previous = 4, select = 5, next = 6 }
+screen = { bus = 1, mux = 0x70, channel = 0 }
+
+[[seat]]
+buttons = { previous = 7, select = 8, next = 9 }
+screen = { bus = 1, mux = 0x71, channel = 1 }
+"""
+    config = parse_table_config(text, bus_exists=lambda b: True)
+    fake = FakeI2C()
+    with open_pi(config, fake, factory, clock) as table:
+        writes = fake.buses[1].writes
+        writes.clear()
+        table[1].show(vote_display(title="Seat two"))
+        assert writes == [(0x71, 1 << 1)]
+        writes.clear()
+        table[0].show(vote_display(title="Seat one"))
+        assert writes == [(0x71, 0), (0x70, 1)]  # the other mux switched off first
 
 
 def test_the_pi_backend_with_kernel_buses_needs_no_mux(factory, clock):

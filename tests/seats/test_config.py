@@ -79,8 +79,11 @@ def test_the_examples_show_both_wiring_styles():
     eight = load_table_config(HARDWARE / "table-8.toml", "sim")
     assert len({s.screen.bus for s in four.seats}) == 4  # kernel mux: a bus each
     assert all(s.screen.mux is None for s in four.seats)
-    assert {(s.screen.mux, s.screen.channel) for s in six.seats} == {(0x70, c) for c in range(6)}
-    assert {s.screen.mux for s in eight.seats} == {0x70, 0x71}
+    # two buses, drawn at the same time, a mux on each
+    muxes = [(s.screen.bus, s.screen.mux, s.screen.channel) for s in six.seats]
+    assert muxes == [(1, 0x70, c) for c in range(3)] + [(0, 0x70, c) for c in range(3)]
+    muxes = [(s.screen.bus, s.screen.mux, s.screen.channel) for s in eight.seats]
+    assert muxes == [(1, 0x70, c) for c in range(4)] + [(0, 0x70, c) for c in range(4)]
     assert six.seats[3].screen.rotation == 2  # the [seat.screen] sub-table form
     assert six.seats[2].led_pwm is True
 
@@ -260,6 +263,27 @@ def test_buttons_on_the_i2c_pins_are_refused():
     message = refusal(text)
     assert_located(message, text, "previous = 2")
     assert "GPIO2, the SDA line of I2C bus 1" in message
+
+
+@pytest.mark.parametrize("pin,line", [(0, "SDA"), (1, "SCL")])
+def test_buttons_on_bus_0_are_refused_when_screens_use_it(pin, line):
+    text = GOOD.replace("screen = { bus = 1, mux = 0x70, channel = 1 }",
+                        "screen = { bus = 0, mux = 0x70, channel = 1 }")
+    text = text.replace("next = 22", f"next = {pin}")
+    message = refusal(text)
+    assert_located(message, text, f"next = {pin}")
+    assert f"seat 1 next is on GPIO{pin}, the {line} line of I2C bus 0" in message
+    assert "Fix: move it to a free pin, e.g. GPIO" in message
+    # Without screens on bus 0, GPIO0 and GPIO1 are buttons like any other.
+    config = parse_table_config(GOOD.replace("next = 22", f"next = {pin}"), bus_exists=any_bus)
+    assert config.seats[0].buttons.next == pin
+
+
+def test_a_missing_bus_0_says_how_to_enable_it():
+    text = GOOD.replace("bus = 1, mux = 0x70, channel = 1", "bus = 0, mux = 0x70, channel = 1")
+    message = refusal(text, bus_exists=lambda bus: bus == 1)
+    assert_located(message, text, "bus = 0")
+    assert "/dev/i2c-0 does not exist" in message and "dtparam=i2c_vc=on" in message
 
 
 def test_a_missing_button():

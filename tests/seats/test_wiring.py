@@ -31,6 +31,18 @@ def test_every_used_pin_is_labelled_with_its_seat_and_role():
     assert "TCA9548A at 0x70 on bus 1:" in svg
 
 
+def test_the_eight_seat_diagram_shows_both_buses():
+    svg = wiring_svg(load_table_config(HARDWARE / "table-8.toml", backend="sim"))
+    for label in ("GPIO2 I2C1 SDA", "GPIO3 I2C1 SCL", "GPIO0 I2C0 SDA", "GPIO1 I2C0 SCL",
+                  "TCA9548A at 0x70 on bus 1:", "SDA to pin 3, SCL to pin 5;",
+                  "TCA9548A at 0x70 on bus 0:", "SDA to pin 27, SCL to pin 28;",
+                  "3.9 kohm from SDA and from SCL to 3V3;",
+                  "OLED 0x3C: i2c-0, mux 0x70 ch 3"):
+        assert label in svg
+    assert "ID_SD" not in svg and "ID_SC" not in svg  # those pins are bus 0 here
+    assert "ID_SD" in wiring_svg(sim_table_config(6))  # and left alone without it
+
+
 def test_names_are_escaped():
     config = sim_table_config(2)
     config = type(config)(seats=config.seats, name="<script>x</script>", source="t")
