@@ -13,15 +13,14 @@ start playing.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import threading
 from typing import Any, Callable, Protocol, Sequence
 
 import companion.games
+from companion import jsontext
 from companion.access import HostPin, SeatAccess
 from companion.engine import HOST, PUBLIC, Choice, Display, Game, Journal, Match
-from companion.engine.match import canonical
 from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
 
@@ -309,14 +308,14 @@ class Table:
         self._store(HOST, self._host_payload(public, host_legal, views, names))
 
     def _bump_turn(self, viewer: Viewer, choices: list[dict[str, Any]]) -> None:
-        digest = canonical(choices)
+        digest = jsontext.dumps(choices, sort_keys=True)
         if self._choices.get(viewer) != digest:
             self._choices[viewer] = digest
             self._turn[viewer] = self._turn.get(viewer, 0) + 1
 
     def _store(self, viewer: Viewer, payload: dict[str, Any]) -> None:
         # Keys come in the order the code builds them, the same every time: no sort.
-        text = json.dumps(payload, separators=(",", ":"))
+        text = jsontext.dumps(payload)
         old = self._payloads.get(viewer)
         if old is None or old[2] != text:
             self._payloads[viewer] = ((old[0] + 1) if old else 1, payload, text)
