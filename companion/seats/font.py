@@ -146,6 +146,7 @@ def glyph(char: str) -> Image.Image:
     return img
 
 
+@lru_cache(maxsize=2048)  # every redraw folds every line again: the same few lines
 def fold(text: str) -> str:
     """Map text onto the font's character set: accents dropped, unknown chars as "?"."""
     out = []
