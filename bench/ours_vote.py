@@ -53,7 +53,7 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
     system's temporary folder, on disk as a Pi's SD card is); a folder on tmpfs (e.g.
     ``/dev/shm``) shows what the journal's fsync costs."""
     from bench.vote_game import GAME, ballot_for
-    from companion.serve import Server, ServeOptions
+    from companion.serve import Server, ServeOptions, freeze_startup_objects
 
     # As `mutiny serve` does: no log line per request.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
@@ -68,6 +68,7 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
         try:
             server.table.start(GAME, SEATS, options={"rounds": total // SEATS + 2},
                                seed="bench-vote")
+            freeze_startup_objects()  # as `mutiny serve` does once it has started
             host, port = server.http.host, server.http.port
             cookies = [_join(host, port, server.table.access.token(s)) for s in range(SEATS)]
             listener = _Listener(host, port, cookies)

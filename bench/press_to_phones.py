@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 
-from companion.serve import Server, ServeOptions
+from companion.serve import Server, ServeOptions, freeze_startup_objects
 
 SEATS = 8
 DEBOUNCE = 0.04  # past the 30 ms software debounce window
@@ -45,6 +45,7 @@ def run(presses: int = 300, seed: int = 2) -> list[float]:
         server = Server(ServeOptions(backend="sim", seats=SEATS, game="moon-yeti",
                                      data_dir=tmp, host="127.0.0.1", port=0))
         server.start_table()
+        freeze_startup_objects()  # as `mutiny serve` does once it has started
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port, table, hw = server.http.port, server.table, server.hardware
         cookies = [_cookie(port, table.access.token(s)) for s in range(SEATS)] + ["-", "-"]

@@ -111,3 +111,14 @@ def test_serve_starts_the_game_it_is_asked_for(data_dir):
         assert served.match_line().startswith("Moon Yeti: step")
     finally:
         served.stop()
+
+
+def test_startup_objects_are_kept_out_of_full_collections():
+    import gc
+
+    from companion.serve import freeze_startup_objects
+    try:
+        freeze_startup_objects()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process goes on collecting as before
