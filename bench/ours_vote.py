@@ -52,8 +52,10 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
     The journal goes to a new temporary folder inside ``data_dir`` (default: the
     system's temporary folder, on disk as a Pi's SD card is); a folder on tmpfs (e.g.
     ``/dev/shm``) shows what the journal's fsync costs."""
-    from bench.vote_game import GAME, ballot_for
-    from companion.serve import Server, ServeOptions, freeze_startup_objects
+    # Imported here: the listener process runs this file as a script, without them.
+    from bench.stats import frozen_start
+    from bench.vote_game import GAME
+    from companion.serve import Server, ServeOptions
 
     # As `mutiny serve` does: no log line per request.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
@@ -68,31 +70,21 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
         try:
             server.table.start(GAME, SEATS, options={"rounds": total // SEATS + 2},
                                seed="bench-vote")
-            freeze_startup_objects()  # as `mutiny serve` does once it has started
             host, port = server.http.host, server.http.port
             cookies = [_join(host, port, server.table.access.token(s)) for s in range(SEATS)]
             listener = _Listener(host, port, cookies)
             seats = [HTTPConnection(host, port, timeout=VOTE_TIMEOUT) for _ in range(SEATS)]
             latencies = []
             last_start = float("-inf")
-            for k in range(total):
-                wait = last_start + pace_ms / 1000.0 - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-                last_start = time.monotonic()
-                seat, round_ = k % SEATS, 1 + k // SEATS
-                body = json.dumps({"action": {"type": "vote", "seat": ballot_for(seat, round_)}})
-                headers = {"Content-Type": "application/json",
-                           "Cookie": f"mutiny_seat={cookies[seat]}"}
-                started = time.monotonic()
-                seats[seat].request("POST", "/api/seat/act", body.encode(), headers)
-                answer = seats[seat].getresponse()
-                text = answer.read()
-                if answer.status != 200:
-                    raise OursError(f"ballot {k + 1} refused: {answer.status} {text[:300]!r}")
-                arrived = listener.reached(k + 1)
-                if k >= warmup:
-                    latencies.append((arrived - started) * 1000.0)
+            with frozen_start():  # as `mutiny serve` does once it has started
+                for k in range(total):
+                    wait = last_start + pace_ms / 1000.0 - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                    last_start = time.monotonic()
+                    latency = _ballot(k, seats, cookies, listener)
+                    if k >= warmup:
+                        latencies.append(latency)
             return latencies
         finally:
             for conn in seats:
@@ -101,6 +93,22 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
                 listener.stop()
             server.shutdown()
             thread.join(timeout=10)
+
+
+def _ballot(k: int, seats: list[HTTPConnection], cookies: list[str],
+            listener: "_Listener") -> float:
+    """Cast ballot ``k`` (0-based) from its seat; ms until every stream has it."""
+    from bench.vote_game import ballot_for
+    seat, round_ = k % SEATS, 1 + k // SEATS
+    body = json.dumps({"action": {"type": "vote", "seat": ballot_for(seat, round_)}})
+    headers = {"Content-Type": "application/json", "Cookie": f"mutiny_seat={cookies[seat]}"}
+    started = time.monotonic()
+    seats[seat].request("POST", "/api/seat/act", body.encode(), headers)
+    answer = seats[seat].getresponse()
+    text = answer.read()
+    if answer.status != 200:
+        raise OursError(f"ballot {k + 1} refused: {answer.status} {text[:300]!r}")
+    return (listener.reached(k + 1) - started) * 1000.0
 
 
 #: The name ``python -m bench`` calls.

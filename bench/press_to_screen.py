@@ -19,6 +19,8 @@ from companion.engine import Journal
 from companion.seats import ManualClock, open_seats, sim_table_config
 from companion.table import Table
 
+from bench.stats import frozen_start
+
 SEATS = 8
 DEBOUNCE = 0.031
 
@@ -70,11 +72,12 @@ def run(presses: int = 1000, seed: int = 1) -> dict[str, list[float]]:
         for seat in range(SEATS):
             _click(hw, seat, "select")  # claim
         out: dict[str, list[float]] = {"browse": [], "act": [], "act_all": []}
-        while len(out["act"]) < presses:
-            if table.match is None or table.match.is_over:
-                table.match = None
-                table.start("moon-yeti", SEATS, seed=f"bench-{rng.random()}")
-            _one_action(hw, table, timer, rng, out)
+        with frozen_start():
+            while len(out["act"]) < presses:
+                if table.match is None or table.match.is_over:
+                    table.match = None
+                    table.start("moon-yeti", SEATS, seed=f"bench-{rng.random()}")
+                _one_action(hw, table, timer, rng, out)
         table.close()
     return out
 

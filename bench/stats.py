@@ -1,11 +1,13 @@
 """Figures from samples, and the machine they were taken on."""
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import os
 import platform
 import statistics
-from typing import Sequence
+from typing import Iterator, Sequence
 
 
 def percentile(samples: Sequence[float], fraction: float) -> float:
@@ -39,3 +41,16 @@ def machine() -> dict[str, str | int]:
             model = platform.processor()
     return {"model": model, "cores": os.cpu_count() or 0, "python": platform.python_version(),
             "system": f"{platform.system()} {platform.release()}"}
+
+
+@contextlib.contextmanager
+def frozen_start() -> Iterator[None]:
+    """What is alive now stays out of full garbage collections while the block runs, as
+    ``mutiny serve`` keeps its start-up objects (``freeze_startup_objects``); after it,
+    this benchmark process collects as before."""
+    from companion.serve import freeze_startup_objects
+    freeze_startup_objects()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
