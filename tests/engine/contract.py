@@ -33,6 +33,17 @@ class Tally:
     ended: int = 0
 
 
+def rejected(match: Match, actor: Actor, action: Any) -> str:
+    """Apply an action that must be refused; check it changed nothing; return its code."""
+    before = json.dumps(match.snapshot(), sort_keys=True)
+    try:
+        match.apply(actor, action)
+    except ActionRejected as exc:
+        assert json.dumps(match.snapshot(), sort_keys=True) == before, "a refusal changed the match"
+        return exc.code
+    raise AssertionError(f"{action!r} by {actor!r} was applied, not refused")
+
+
 def random_options(game: Game, rng: random.Random) -> dict[str, Any]:
     """Any allowed value for switch and choice options; defaults for number ranges."""
     options = {}

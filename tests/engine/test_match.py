@@ -1,25 +1,17 @@
 """The match: validation, rejections, chance, undo, views."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from companion.engine import CHANCE, HOST, PUBLIC, ActionRejected, Match
 from companion.errors import OptionError
 from tests.engine.toy import GAME
+from tests.engine.contract import rejected
 
 
 def new(seats=3, **options):
     return Match.create(GAME, seats, options, seed="fixed")
-
-
-def rejected(match, actor, action):
-    before = json.dumps(match.snapshot(), sort_keys=True)
-    with pytest.raises(ActionRejected) as info:
-        match.apply(actor, action)
-    assert json.dumps(match.snapshot(), sort_keys=True) == before
-    return info.value.code
 
 
 def test_create_deals_by_chance_and_logs_it():

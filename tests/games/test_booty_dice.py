@@ -6,15 +6,15 @@ the Spot, ``J`` Jolly Roger, ``C`` Cutlass, ``P`` Walk the Plank, ``S`` Shield.
 """
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, ActionRejected, Match
+from companion.engine import CHANCE, PUBLIC, Match
 from companion.errors import OptionError
 from companion.games import get
 from companion.games.booty_dice import GAME, resolution_queue
+from tests.engine.contract import rejected
 
 FACE = {"$": "doubloon", "X": "x", "J": "jolly", "C": "cutlass", "P": "plank",
         "S": "shield"}
@@ -49,14 +49,6 @@ def turn(match: Match, faces: str, picks: tuple = ()) -> None:
     match.apply(seat, {"type": "stop"})
     for kind, target in picks:
         match.apply(seat, {"type": kind, "seat": target})
-
-
-def rejected(match: Match, actor, action) -> str:
-    before = json.dumps(match.snapshot(), sort_keys=True)
-    with pytest.raises(ActionRejected) as info:
-        match.apply(actor, action)
-    assert json.dumps(match.snapshot(), sort_keys=True) == before
-    return info.value.code
 
 
 def kinds(match: Match) -> list[str]:

@@ -12,12 +12,13 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import HOST, PUBLIC, ActionRejected, Match
+from companion.engine import HOST, PUBLIC, Match
 from companion.errors import OptionError
 from companion.games import get
 from companion.games.captains_orders import (
     BACKS, DECK, GAME, _completable, _entry_ranks, decide, describe, judge, parse_stack,
 )
+from tests.engine.contract import rejected
 
 A = [2, 5, 6, 7, 8, 9]
 B = [3, 4, 5, 6, 7, 8]
@@ -85,14 +86,6 @@ def ask(match: Match, seat: int, target: int, give: int, discard: int) -> None:
 def accuse(match: Match, seat: int, target: int) -> None:
     match.apply(seat, {"type": "open", "menu": "accuse"})
     match.apply(seat, {"type": "accuse", "target": target})
-
-
-def rejected(match: Match, actor, action) -> str:
-    before = json.dumps(match.snapshot(), sort_keys=True)
-    with pytest.raises(ActionRejected) as info:
-        match.apply(actor, action)
-    assert json.dumps(match.snapshot(), sort_keys=True) == before
-    return info.value.code
 
 
 #: Who passes to whom while hands are emptied: seat 1 is never passed to again, so it

@@ -11,11 +11,12 @@ import random
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, ActionRejected, Match
+from companion.engine import CHANCE, PUBLIC, Match
 from companion.errors import OptionError
 from companion.games import get
 from companion.games.card_mutiny import (CATALOGUE, DECK_SIZE, GAME, KINDS, MAX_MOVES,
                                          deck_counts, full_deck)
+from tests.engine.contract import rejected
 
 DEFAULTS = GAME.spec.resolve_options({})
 ROWS = "ABCDEFG"
@@ -81,14 +82,6 @@ def flips(match: Match, *names: str) -> None:
 
 def end_turn(match: Match) -> None:
     match.apply(turn(match), {"type": "end_turn"})
-
-
-def rejected(match: Match, actor, action) -> str:
-    before = json.dumps(match.snapshot(), sort_keys=True)
-    with pytest.raises(ActionRejected) as info:
-        match.apply(actor, action)
-    assert json.dumps(match.snapshot(), sort_keys=True) == before
-    return info.value.code
 
 
 # -- the catalogue and the deal --------------------------------------------------------

@@ -11,12 +11,13 @@ import random
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, ActionRejected, Journal, Match
+from companion.engine import CHANCE, PUBLIC, Journal, Match
 from companion.errors import ConfigError, OptionError
 from companion.games import _mit_mutiny_data as data_module
 from companion.games._mit_mutiny_core import award, dealt, infamy
 from companion.games._mit_mutiny_data import KINDS, check_data, load_data
 from companion.games.mit_mutiny import GAME
+from tests.engine.contract import rejected
 
 TABLE = {"dice": "table", "islands": "physical"}
 M, D = "mutiny", "defend"
@@ -130,14 +131,6 @@ def total_cubes(state: dict) -> list[int]:
         if state["cup"] and not state["cup"]["done"]:
             totals[k] += state["cup"]["cubes"][k]
     return totals
-
-
-def rejected(match: Match, actor, action) -> str:
-    before = json.dumps(match.snapshot(), sort_keys=True)
-    with pytest.raises(ActionRejected) as info:
-        match.apply(actor, action)
-    assert json.dumps(match.snapshot(), sort_keys=True) == before
-    return info.value.code
 
 
 def give_cards(match: Match, counts: dict[int, int]) -> None:
