@@ -1,7 +1,7 @@
 """Our side of the peer benchmark: the same 8-seat secret vote on Mutiny Table's server.
 
 :func:`run_ours` starts the real stack (``companion.serve.Server``: the sim seats, the
-table, the journal on disk, the Flask app on werkzeug's threaded server, the live hub)
+table, the journal on disk, the Flask app on cheroot's threaded server, the live hub)
 on a free loopback port in a thread, puts ``bench/vote_game.py``'s match on the table,
 and joins all 8 seats through their join links. The clients run in a separate process
 (so they do not share the server's GIL): 8 seat streams (``/api/seat/stream``, each
@@ -17,7 +17,6 @@ process on Linux).
 from __future__ import annotations
 
 import json
-import logging
 import os
 import queue
 import selectors
@@ -53,46 +52,43 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
     system's temporary folder, on disk as a Pi's SD card is); a folder on tmpfs (e.g.
     ``/dev/shm``) shows what the journal's fsync costs."""
     # Imported here: the listener process runs this file as a script, without them.
-    from bench.stats import frozen_start
     from bench.vote_game import GAME
     from companion.serve import Server, ServeOptions
 
-    # As `mutiny serve` does: no log line per request.
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     total = warmup + votes
     with tempfile.TemporaryDirectory(prefix="mutiny-bench-vote-", dir=data_dir) as tmp:
         server = Server(ServeOptions(backend="sim", seats=SEATS, data_dir=tmp,
                                      host="127.0.0.1", port=0))
-        thread = threading.Thread(target=server.serve_forever, name="bench-server", daemon=True)
-        thread.start()
-        listener = None
-        seats: list[HTTPConnection] = []
-        try:
+        with server.in_background():
             server.table.start(GAME, SEATS, options={"rounds": total // SEATS + 2},
                                seed="bench-vote")
-            host, port = server.http.host, server.http.port
-            cookies = [_join(host, port, server.table.access.token(s)) for s in range(SEATS)]
-            listener = _Listener(host, port, cookies)
-            seats = [HTTPConnection(host, port, timeout=VOTE_TIMEOUT) for _ in range(SEATS)]
-            latencies = []
-            last_start = float("-inf")
-            with frozen_start():  # as `mutiny serve` does once it has started
-                for k in range(total):
-                    wait = last_start + pace_ms / 1000.0 - time.monotonic()
-                    if wait > 0:
-                        time.sleep(wait)
-                    last_start = time.monotonic()
-                    latency = _ballot(k, seats, cookies, listener)
-                    if k >= warmup:
-                        latencies.append(latency)
-            return latencies
-        finally:
-            for conn in seats:
-                conn.close()
-            if listener is not None:
-                listener.stop()
-            server.shutdown()
-            thread.join(timeout=10)
+            return _cast(server, total, warmup, pace_ms)
+
+
+def _cast(server, total: int, warmup: int, pace_ms: float) -> list[float]:
+    """Join the seats, open the streams, cast ``total`` ballots; the timed ones' ms."""
+    from bench.stats import frozen_start
+    host, port = server.http.host, server.http.port
+    cookies = [_join(host, port, server.table.access.token(s)) for s in range(SEATS)]
+    listener = _Listener(host, port, cookies)
+    seats = [HTTPConnection(host, port, timeout=VOTE_TIMEOUT) for _ in range(SEATS)]
+    latencies: list[float] = []
+    last_start = float("-inf")
+    try:
+        with frozen_start():  # as `mutiny serve` does once it has started
+            for k in range(total):
+                wait = last_start + pace_ms / 1000.0 - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                last_start = time.monotonic()
+                latency = _ballot(k, seats, cookies, listener)
+                if k >= warmup:
+                    latencies.append(latency)
+        return latencies
+    finally:
+        for conn in seats:
+            conn.close()
+        listener.stop()
 
 
 def _ballot(k: int, seats: list[HTTPConnection], cookies: list[str],

@@ -47,28 +47,32 @@ def run(presses: int = 300, seed: int = 2) -> list[float]:
         server = Server(ServeOptions(backend="sim", seats=SEATS, game="moon-yeti",
                                      data_dir=tmp, host="127.0.0.1", port=0))
         server.start_table()
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        port, table, hw = server.http.port, server.table, server.hardware
-        cookies = [_cookie(port, table.access.token(s)) for s in range(SEATS)] + ["-", "-"]
-        viewers = list(range(SEATS)) + ["public", "public"]
-        clients = subprocess.Popen([sys.executable, "-m", "bench.sse_clients",
-                                    f"http://127.0.0.1:{port}", *cookies],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        events: queue.Queue = queue.Queue()
-        threading.Thread(target=_events, args=(clients, events), daemon=True).start()
-        while not events.get(timeout=30).get("ready"):
-            pass
-        latencies: list[float] = []
-        try:
-            with frozen_start():  # as `mutiny serve` does once it has started
-                while len(latencies) < presses:
-                    measured = _press_once(server, hw, table, viewers, events, rng)
-                    if measured is not None:
-                        latencies.append(measured)
-        finally:
-            clients.stdin.close()
-            clients.wait(10)
-            server.shutdown()
+        with server.in_background():
+            return _measure(server, presses, rng)
+
+
+def _measure(server: Server, presses: int, rng: random.Random) -> list[float]:
+    """Open the 10 streams in another process and time ``presses`` presses."""
+    port, table, hw = server.http.port, server.table, server.hardware
+    cookies = [_cookie(port, table.access.token(s)) for s in range(SEATS)] + ["-", "-"]
+    viewers = list(range(SEATS)) + ["public", "public"]
+    clients = subprocess.Popen([sys.executable, "-m", "bench.sse_clients",
+                                f"http://127.0.0.1:{port}", *cookies],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    events: queue.Queue = queue.Queue()
+    threading.Thread(target=_events, args=(clients, events), daemon=True).start()
+    while not events.get(timeout=30).get("ready"):
+        pass
+    latencies: list[float] = []
+    try:
+        with frozen_start():  # as `mutiny serve` does once it has started
+            while len(latencies) < presses:
+                measured = _press_once(server, hw, table, viewers, events, rng)
+                if measured is not None:
+                    latencies.append(measured)
+    finally:
+        clients.stdin.close()
+        clients.wait(10)
     return latencies
 
 

@@ -1,6 +1,7 @@
 """``mutiny serve``: the seats, the table runtime and the web app in one process."""
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -9,7 +10,7 @@ import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from cheroot import wsgi
 
@@ -106,6 +107,18 @@ class Server:
             self.http.serve_forever()
         finally:
             self.close()
+
+    @contextlib.contextmanager
+    def in_background(self) -> Iterator["Server"]:
+        """Serve on a thread of its own while the block runs (tests, benchmarks), then
+        shut down."""
+        thread = threading.Thread(target=self.serve_forever, name="mutiny-http", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self.shutdown()
+            thread.join(30)
 
     def _tick(self) -> None:
         # Seats dim after idle minutes; the ticker lets them notice without a press. It

@@ -7,7 +7,6 @@ import http.client
 import json
 import re
 import sqlite3
-import threading
 
 import pytest
 
@@ -112,11 +111,8 @@ def live(tmp_path):
     server = Server(ServeOptions(backend="sim", seats=4, game="moon-yeti",
                                  data_dir=str(tmp_path), host="127.0.0.1", port=0))
     server.start_table()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    thread.join(20)
+    with server.in_background():
+        yield server
 
 
 def test_after_replace_the_old_link_and_every_cookie_from_it_are_dead(live):

@@ -125,11 +125,8 @@ def server(tmp_path):
     server = Server(ServeOptions(backend="sim", seats=SEATS, data_dir=str(tmp_path),
                                  host="127.0.0.1", port=0))
     server.start_table()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    thread.join(30)
+    with server.in_background():
+        yield server
 
 
 def test_ten_dropping_streams_through_a_long_night_lose_nothing(server, request, figures):

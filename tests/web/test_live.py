@@ -18,11 +18,8 @@ def server(tmp_path):
     server = Server(ServeOptions(backend="sim", seats=8, game="moon-yeti",
                                  data_dir=str(tmp_path), host="127.0.0.1", port=0))
     server.start_table()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    thread.join(10)
+    with server.in_background():
+        yield server
 
 
 def cookie_for(server, seat):
