@@ -135,14 +135,15 @@ class Hub:
         have been sent: events are then written to its socket directly (see the module's
         docstring) and this generator yields nothing more.
         """
-        key = object()
+        # The stream's mark in ``wait_sent``'s books: its outlet, if written directly.
+        key = object() if connection is None else Outlet(connection, build)
         with self._changed:
             self.streams += 1
         try:
-            if connection is None:
-                yield from self._events(build, keepalive, key)
+            if isinstance(key, Outlet):
+                self._direct(key, keepalive)
             else:
-                self._direct(Outlet(connection, build), keepalive)
+                yield from self._events(build, keepalive, key)
         except StreamEnded:
             return
         finally:
@@ -164,7 +165,6 @@ class Hub:
         finally:
             with self._changed:
                 self._outlets.remove(outlet)
-            self._dealt_with(outlet, None)
             outlet.close()
 
     def _events(self, build, keepalive: float, key: object) -> Iterator[str]:
