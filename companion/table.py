@@ -233,23 +233,23 @@ class Table:
             return self._display(seat, _Views(self.match))
 
     def _display(self, seat: int, views: "_Views") -> Display:
-        with self._lock:
-            if self.match is None:
-                display = self._lobby_display(seat)
-            elif seat >= self.match.seats:
-                display = Display(title="Not playing",
-                                  lines=("This seat sits out", "this match."))
-            else:
-                display = self.match.display(seat, views[seat])
-                if self.match.is_over and seat == 0:
-                    display = _with(display, choices=display.choices + (
-                        Choice("New match", {"type": LOBBY_BACK}),))
-            if seat == 0 and self.pin is not None and self.match is not None:
-                display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
-            error = self._last_error.get(seat)
-            if error:
-                display = _with(display, lines=(f"! {error}",) + display.lines)
-            return display
+        # Callers hold the table lock.
+        if self.match is None:
+            display = self._lobby_display(seat)
+        elif seat >= self.match.seats:
+            display = Display(title="Not playing",
+                              lines=("This seat sits out", "this match."))
+        else:
+            display = self.match.display(seat, views[seat])
+            if self.match.is_over and seat == 0:
+                display = _with(display, choices=display.choices + (
+                    Choice("New match", {"type": LOBBY_BACK}),))
+        if seat == 0 and self.pin is not None and self.match is not None:
+            display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
+        error = self._last_error.get(seat)
+        if error:
+            display = _with(display, lines=(f"! {error}",) + display.lines)
+        return display
 
     def join_url(self, seat: int) -> str:
         return f"{self.base_url}/J/{self.access.token(seat)}".upper()
