@@ -1,5 +1,18 @@
-"""Options shared by the whole suite."""
+"""Options and fixtures shared by the whole suite: an in-process simulated table with its
+live hub, as the web and reliability tests drive it (each folder picks its seat count
+and its app)."""
 from __future__ import annotations
+
+import pytest
+
+from companion.access import HostPin
+from companion.engine import Journal
+from companion.seats import ManualClock, open_seats, sim_table_config
+from companion.table import Table
+from companion.web.live import Hub
+
+#: The host PIN of the in-process tables.
+PIN = "424242"
 
 
 def pytest_addoption(parser):
@@ -9,3 +22,47 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.full_run = config.getoption("--full")
+
+
+@pytest.fixture
+def seat_count() -> int:
+    """Seats of the in-process table (a folder's conftest may ask for more)."""
+    return 4
+
+
+@pytest.fixture
+def hardware(seat_count):
+    with open_seats(sim_table_config(seat_count), "sim", clock=ManualClock()) as hw:
+        yield hw
+
+
+@pytest.fixture
+def hub():
+    hub = Hub()
+    yield hub
+    hub.close()
+
+
+@pytest.fixture
+def table(hardware, hub, tmp_path):
+    table = Table(Journal(tmp_path / "journal.sqlite3"), list(hardware), hub=hub,
+                  pin=HostPin(PIN), base_url="http://localhost")
+    for seat in hardware:
+        seat.when_changed = hub.publish
+    yield table
+    table.journal.close()
+
+
+def join(app, table, seat):
+    """A test client holding ``seat``'s cookie, joined through the seat's QR link."""
+    client = app.test_client()
+    path = "/" + table.join_url(seat).split("/", 3)[3]
+    assert client.get(path).status_code == 303
+    return client
+
+
+def login(app):
+    """A test client logged in as the host."""
+    client = app.test_client()
+    assert client.post("/api/host/login", json={"pin": PIN}).status_code == 200
+    return client

@@ -13,14 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.access import HostPin
-from companion.engine import Journal
-from companion.seats import ManualClock, open_seats, sim_table_config
-from companion.table import Table
 from companion.web import create_app
-from companion.web.live import Hub
+from tests.conftest import PIN, join, login
 
-PIN = "424242"
+__all__ = ["PIN", "join", "login"]
+
 SEATS = 8
 
 _FIGURES: dict[str, dict[str, Any]] = {}
@@ -52,26 +49,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 # -- an in-process table and its app, as phones and the host see it ------------------------
 @pytest.fixture
-def hardware():
-    with open_seats(sim_table_config(SEATS), "sim", clock=ManualClock()) as hw:
-        yield hw
-
-
-@pytest.fixture
-def hub():
-    hub = Hub()
-    yield hub
-    hub.close()
-
-
-@pytest.fixture
-def table(hardware, hub, tmp_path):
-    table = Table(Journal(tmp_path / "journal.sqlite3"), list(hardware), hub=hub,
-                  pin=HostPin(PIN), base_url="http://localhost")
-    for seat in hardware:
-        seat.when_changed = hub.publish
-    yield table
-    table.journal.close()
+def seat_count() -> int:
+    return SEATS
 
 
 @pytest.fixture
@@ -80,17 +59,3 @@ def app(table, hub, hardware):
     app = create_app(table, hub, sim=hardware)
     app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
     return app
-
-
-def join(app, table, seat):
-    """A test client holding ``seat``'s cookie, joined through the seat's QR link."""
-    client = app.test_client()
-    reply = client.get("/J/" + table.access.token(seat))
-    assert reply.status_code == 303
-    return client
-
-
-def login(app):
-    client = app.test_client()
-    assert client.post("/api/host/login", json={"pin": PIN}).status_code == 200
-    return client
