@@ -192,7 +192,45 @@ def _caller(fn: Callable[..., Any] | None, device: Any) -> Callable[[], None] | 
     return lambda: fn()
 
 
-class SeatButton:
+class ButtonState:
+    """What every button tells of itself (``is_*``) and lets a caller wait for
+    (``wait_for_*``), as gpiozero's buttons do. A button keeps ``_pressed``, ``_held``,
+    ``_was_held`` and ``_closed`` and notifies ``_changed`` (a Condition) on a change."""
+
+    _pressed = _held = _was_held = _closed = False
+    _changed: threading.Condition
+
+    @property
+    def is_pressed(self) -> bool:
+        """True while the (debounced) button is down."""
+        return self._pressed
+
+    @property
+    def is_held(self) -> bool:
+        """True once the current press has lasted ``hold_time``."""
+        return self._held
+
+    @property
+    def was_held(self) -> bool:
+        """Whether the last completed press had become a hold (read it on release)."""
+        return self._was_held
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    def wait_for_press(self, timeout: float | None = None) -> bool:
+        """Block until the button is pressed (True) or ``timeout`` passes (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._pressed or self._closed, timeout)
+
+    def wait_for_release(self, timeout: float | None = None) -> bool:
+        """Block until the button is released (True) or ``timeout`` passes (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._pressed or self._closed, timeout)
+
+
+class SeatButton(ButtonState):
     """One push button wired between a GPIO pin and ground (pull-up, active low).
 
     ``when_pressed``, ``when_held`` (once, ``hold_time`` after an accepted press while
@@ -233,36 +271,6 @@ class SeatButton:
         self._pressed = bool(self._device.is_active)
         self._device.when_activated = self._on_pressed_edge
         self._device.when_deactivated = self._on_released_edge
-
-    # state
-    @property
-    def is_pressed(self) -> bool:
-        """True while the (debounced) button is down."""
-        return self._pressed
-
-    @property
-    def is_held(self) -> bool:
-        """True once the current press has lasted ``hold_time``."""
-        return self._held
-
-    @property
-    def was_held(self) -> bool:
-        """Whether the last completed press had become a hold (read it on release)."""
-        return self._was_held
-
-    @property
-    def is_closed(self) -> bool:
-        return self._closed
-
-    def wait_for_press(self, timeout: float | None = None) -> bool:
-        """Block until the button is pressed (True) or ``timeout`` passes (False)."""
-        with self._changed:
-            return self._changed.wait_for(lambda: self._pressed or self._closed, timeout)
-
-    def wait_for_release(self, timeout: float | None = None) -> bool:
-        """Block until the button is released (True) or ``timeout`` passes (False)."""
-        with self._changed:
-            return self._changed.wait_for(lambda: not self._pressed or self._closed, timeout)
 
     # edges
     def _on_pressed_edge(self) -> None:

@@ -37,7 +37,7 @@ from companion.engine.display import Display
 from companion.errors import SeatError
 
 from . import podlink
-from .buttons import ROLES, Clock, _caller
+from .buttons import ROLES, ButtonState, Clock, _caller
 from .screen import HEIGHT, WIDTH, ScreenState, render
 from .seat import CONTRAST, DIM_CONTRAST, Seat
 from .ssd1306 import pack_pages
@@ -132,7 +132,7 @@ class SerialTransport:
 
 # -- the seat's hardware, backed by the link ---------------------------------------------
 
-class PodButton:
+class PodButton(ButtonState):
     """One pod button: the part of ``SeatButton``'s interface that ``Seat`` uses.
 
     Events come from the pod already debounced and with holds timed; ``feed()`` ignores
@@ -146,23 +146,6 @@ class PodButton:
         self.when_released: Callable[..., Any] | None = None
         self._pressed = self._held = self._was_held = self._closed = False
         self._changed = threading.Condition()
-
-    @property
-    def is_pressed(self) -> bool:
-        return self._pressed
-
-    @property
-    def is_held(self) -> bool:
-        return self._held
-
-    @property
-    def was_held(self) -> bool:
-        """Whether the last completed press had become a hold (read it on release)."""
-        return self._was_held
-
-    @property
-    def is_closed(self) -> bool:
-        return self._closed
 
     def feed(self, kind: str) -> None:
         """Apply one event (``press``, ``hold`` or ``release``) and fire its callback."""
@@ -189,14 +172,6 @@ class PodButton:
             self._pressed, self._was_held, self._held = False, self._held, False
             return self.when_released
         return None
-
-    def wait_for_press(self, timeout: float | None = None) -> bool:
-        with self._changed:
-            return self._changed.wait_for(lambda: self._pressed or self._closed, timeout)
-
-    def wait_for_release(self, timeout: float | None = None) -> bool:
-        with self._changed:
-            return self._changed.wait_for(lambda: not self._pressed or self._closed, timeout)
 
     def close(self) -> None:
         with self._changed:
