@@ -143,7 +143,7 @@ class Server:
         self._stop.set()
         self.hub.close()
         self.screens.close()
-        self.http.server_close()
+        self.http.shutdown()
         self.hardware.close()
         self.journal.close()
 
@@ -178,8 +178,6 @@ class HttpServer:
         """Stop serving and close the listening socket (idempotent)."""
         if self._server.ready:
             self._server.stop()
-
-    server_close = shutdown
 
 
 class _Cheroot(wsgi.Server):
