@@ -135,7 +135,11 @@ def test_a_whole_moon_yeti_match_on_four_phones_keeps_every_secret(browser, serv
         before = live.payload(seat)
         choice = before["display"]["choices"][0]
         if first:
-            # The first move comes from the seat's own buttons, on the /sim page.
+            # The first move comes from the seat's own buttons, on the /sim page, once
+            # the seat's screen shows the match (drawn after the phones have theirs; a
+            # press on the join code would only claim the seat).
+            wait_until(lambda: live.server.hardware[seat].mode not in ("qr", "blank"),
+                       f"seat {seat}'s screen to show the match")
             sim.locator(f'.seat[data-seat="{seat}"] .hw-select').click(delay=90)
             first = False
         else:
