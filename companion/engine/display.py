@@ -11,16 +11,80 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Choice:
-    """One thing the seat can do now: a label for the screen and the engine action."""
+    """One whole decision the seat can make now, and the engine action that makes it.
+
+    ``label`` is the decision in full words (the phone shows it as it is; the OLED fits
+    it, or shows ``short`` when the game gives a form made for 21 columns). ``group``
+    files the choice in a menu: ``("Pass a card", "7")`` puts it two levels down, so a
+    seat pages into "Pass a card", then "7", then picks the target; browsing the menu
+    is the seat's own business and never reaches the engine.
+    """
 
     label: str
     action: dict[str, Any]
-    #: True when the label itself is a secret (a card in hand, a vote's target): the
-    #: OLED shows it only while the player is using the buttons, never at rest.
+    #: True when the label (and the group path below its first level) is a secret (a
+    #: card in hand, a vote's target): a seat's screen shows it only while the player
+    #: is using the buttons, never at rest.
     secret: bool = False
+    group: tuple[str, ...] = ()
+    short: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "action": self.action, "secret": self.secret}
+        out = {"label": self.label, "action": self.action, "secret": self.secret}
+        if self.group:
+            out["group"] = list(self.group)
+        if self.short:
+            out["short"] = self.short
+        return out
+
+    @property
+    def screen_label(self) -> str:
+        """What a small screen shows: the short form when there is one."""
+        return self.short or self.label
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One line of a menu level: a group to open, or a choice to make.
+
+    ``index`` is the choice's position in ``Display.choices`` (None for a group);
+    ``count`` is how many choices a group holds; ``secret`` is true when the line's
+    words must not show at rest."""
+
+    label: str
+    index: int | None = None
+    count: int = 0
+    secret: bool = False
+
+    @property
+    def is_group(self) -> bool:
+        return self.index is None
+
+
+def menu(choices: tuple[Choice, ...] | list[Choice], path: tuple[str, ...] = ()
+         ) -> list[MenuItem]:
+    """The lines of the menu level at ``path``: groups and choices in first-seen order.
+
+    A group's line is secret only if every choice in it is secret and the group sits
+    below the top level (the top level names a kind of move, which is public)."""
+    items: list[MenuItem] = []
+    groups: dict[str, int] = {}
+    depth = len(path)
+    for index, choice in enumerate(choices):
+        if choice.group[:depth] != path:
+            continue
+        if len(choice.group) == depth:
+            items.append(MenuItem(choice.label, index, 0, choice.secret))
+            continue
+        name = choice.group[depth]
+        secret = choice.secret and depth > 0
+        if name in groups:
+            old = items[groups[name]]
+            items[groups[name]] = MenuItem(name, None, old.count + 1, old.secret and secret)
+        else:
+            groups[name] = len(items)
+            items.append(MenuItem(name, None, 1, secret))
+    return items
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS matches (
     names    TEXT NOT NULL,
     options  TEXT NOT NULL,
     seed     TEXT NOT NULL,
-    created  REAL NOT NULL
+    created  REAL NOT NULL,
+    rules    INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS entries (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -61,6 +62,7 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._add_rules_column()
         except sqlite3.DatabaseError as exc:
             if getattr(self, "_db", None) is not None:
                 self._db.close()
@@ -70,14 +72,23 @@ class Journal:
                 f" `sqlite3 {self.path.name} .recover`.") from exc
         self._closed = False
 
+    def _add_rules_column(self) -> None:
+        """Journals written before games had rules versions: every match in them was
+        recorded under version 1 of its game's rules."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "rules" not in columns:
+            self._db.execute(
+                "ALTER TABLE matches ADD COLUMN rules INTEGER NOT NULL DEFAULT 1")
+
     # -- writing ----------------------------------------------------------------------
     def begin(self, match: Match, entries: list[Entry] = ()) -> None:
         """Record a new match's header (its seats, options and seed) and its first
         entries (the deal) in one transaction: a match is never on disk without them."""
-        header = ("INSERT INTO matches (id, game, seats, names, options, seed, created)"
-                  " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        header = ("INSERT INTO matches (id, game, seats, names, options, seed, created,"
+                  " rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                   [(match.id, match.game.spec.id, match.seats, json.dumps(match.names),
-                    canonical(match.options), match.seed, time.time())])
+                    canonical(match.options), match.seed, time.time(),
+                    match.game.spec.rules)])
         self._execute(header, self._entry_rows(match.id, entries))
 
     def append(self, match_id: str, entries: list[Entry]) -> None:
@@ -126,14 +137,15 @@ class Journal:
 
     def header(self, match_id: str) -> dict[str, Any]:
         rows = self._query(
-            "SELECT game, seats, names, options, seed, created FROM matches WHERE id = ?",
-            (match_id,))
+            "SELECT game, seats, names, options, seed, created, rules FROM matches"
+            " WHERE id = ?", (match_id,))
         if not rows:
             raise JournalError(f"no match {match_id!r} in {self.path}")
-        game, seats, names, options, seed, created = rows[0]
+        game, seats, names, options, seed, created, rules = rows[0]
         try:
             return {"id": match_id, "game": game, "seats": seats, "names": json.loads(names),
-                    "options": json.loads(options), "seed": seed, "created": created}
+                    "options": json.loads(options), "seed": seed, "created": created,
+                    "rules": rules}
         except (TypeError, ValueError) as exc:
             raise self._damaged(exc) from exc
 
@@ -160,8 +172,16 @@ class Journal:
         ``games`` maps a game id to its rules (``companion.games.get``).
         """
         head = self.header(match_id)
+        game = games(head["game"])
+        if head["rules"] != game.spec.rules:
+            raise JournalError(
+                f"match {match_id} in {self.path} was recorded under version"
+                f" {head['rules']} of the {game.spec.title} rules, and this companion"
+                f" plays version {game.spec.rules}, which records play differently; it"
+                f" cannot be resumed. Start a new match (the old one stays in the"
+                f" journal, untouched).")
         try:
-            match = Match.replay(games(head["game"]), head["seats"], head["options"],
+            match = Match.replay(game, head["seats"], head["options"],
                                  head["seed"], head["names"], match_id,
                                  self.entries(match_id), clock=clock, each=each)
         except ActionRejected as exc:

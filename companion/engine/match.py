@@ -246,6 +246,13 @@ class Match:
         twin.journal = None
         return twin
 
+    def redealt(self, viewer: Viewer, rng: Any) -> "Match":
+        """A fork in which everything ``viewer`` may not see is drawn again by the game
+        (``Game.redeal``): the re-deal test compares what ``viewer`` sees in both."""
+        twin = self.fork()
+        twin._state = self.game.redeal(clone(self._state), viewer, rng)
+        return twin
+
     def snapshot(self) -> dict[str, Any]:
         """The whole serialised state (secrets included): for the journal's checks and
         tests, never for a player."""

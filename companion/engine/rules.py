@@ -1,16 +1,18 @@
 """What a game is to the engine: rules only, over plain, JSON-able state.
 
-A game module defines a :class:`Game` subclass: a :class:`GameSpec`, the action types
-it knows, ``setup``, ``acting``, ``legal_actions``, ``apply`` (dispatched to one
-``move_<type>`` method per action type), ``view``, ``display``, ``result``, and, for the
-contract tests, ``redeal``. The engine (:mod:`companion.engine.match`) does the rest:
-validation, chance, journaling, undo and the one visibility filter.
+A game module defines a :class:`Game` subclass: a :class:`GameSpec`, ``setup``, a table
+of :class:`Step` declarations (who acts in each step and which moves they have), one
+``move_<type>`` method per move, ``view``, ``display``, ``result``, and, for the contract
+tests, ``redeal``. From the steps the engine derives who acts, the legal actions, the
+action types and the chance steps; :mod:`companion.engine.match` does the rest:
+validation, journaling, undo and the one visibility filter. A game lists whole
+decisions only: browsing a menu is the seat's business, never an action.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from companion.engine.chance import Chance
 from companion.engine.display import Display
@@ -26,6 +28,35 @@ Viewer = Union[int, str]
 Actor = Union[int, str]
 State = dict[str, Any]
 Action = dict[str, Any]
+
+
+#: Lists the moves of one type an actor may make now, as their fields without ``type``
+#: (``[{}]`` for a move with no fields, ``[]`` when the move is not possible now).
+Lister = Callable[[State, Actor], Iterable[dict[str, Any]]]
+#: Draws the chance outcome due now, as a whole action (with its ``type``).
+Drawer = Callable[[State, Chance], Action]
+
+
+def always(state: State, actor: Actor) -> list[dict[str, Any]]:
+    """The lister of a move that has no fields and is always possible in its step."""
+    return [{}]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a game's flow: who acts in it, and what each of them may do.
+
+    ``who(state)`` lists the actors: seats (0-based), ``HOST``, or ``[CHANCE]`` when the
+    match's seeded generator acts next (OpenSpiel's chance player). ``moves`` maps each
+    move type to its :data:`Lister`; ``chance`` maps each move type chance may make to
+    its :data:`Drawer` (one is called: the first, unless ``draw`` says which).
+    """
+
+    who: Callable[[State], Sequence[Actor]]
+    moves: Mapping[str, Lister] = field(default_factory=dict)
+    chance: Mapping[str, Drawer] = field(default_factory=dict)
+    #: The chance move due now, when a step has several (default: its first).
+    draw: Callable[[State], str] | None = None
 
 
 @dataclass
@@ -59,34 +90,71 @@ class Context:
 
 
 class Game:
-    """Base class of every game's rules. Subclasses fill in the hooks below."""
+    """Base class of every game's rules. Subclasses fill in the hooks below.
+
+    A subclass declares ``steps`` (step name -> :class:`Step`) and keeps the name of
+    the step it is in at ``state["step"]``; a step not in the table (``"over"``) has
+    nobody acting. Every move type of every step needs a ``move_<type>`` method.
+    """
 
     spec: GameSpec
-    #: Every action type the game knows, so an unknown type gets its own error code.
-    action_types: frozenset[str] = frozenset()
+    #: The flow: every step the game can be in, by the name kept in ``state["step"]``.
+    steps: Mapping[str, Step] = {}
     #: True when some seat may not see everything (so the re-deal test must bite).
     has_secrets: bool = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        moves = {t for s in cls.steps.values() for t in (*s.moves, *s.chance)}
+        missing = sorted(t for t in moves if not callable(getattr(cls, "move_" + t, None)))
+        if missing:
+            raise TypeError(f"{cls.__name__} declares moves with no move_ method: {missing}")
 
     # -- setup and flow ---------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any]) -> State:
         """The state before the first action. Chance comes after, as chance actions."""
         raise NotImplementedError
 
-    def chance_action(self, state: State, chance: Chance) -> Action | None:
-        """The chance action due now (dice, a shuffle, a draw), or None if none is."""
-        return None
-
-    def acting(self, state: State) -> list[Actor]:
-        """The seats (or ``HOST``) that may act now. Empty once the match is over."""
-        raise NotImplementedError
+    @property
+    def action_types(self) -> frozenset[str]:
+        """Every move a seat or the host may make in some step (chance's excluded, so
+        a seat that sends a chance move is told the game has no such action)."""
+        return frozenset(t for s in self.steps.values() for t in s.moves)
 
     def step(self, state: State) -> str:
-        """A short name of the step the match is in (``"roll"``, ``"vote"`` ...)."""
+        """The name of the step the match is in (``"roll"``, ``"vote"`` ...)."""
         return str(state.get("step", ""))
 
+    def _step(self, state: State) -> Step | None:
+        if self.result(state) is not None:
+            return None
+        return self.steps.get(self.step(state))
+
+    def acting(self, state: State) -> list[Actor]:
+        """The seats (or ``HOST``) that may act now. Empty once the match is over or
+        while chance acts."""
+        step = self._step(state)
+        if step is None:
+            return []
+        return [a for a in step.who(state) if a != CHANCE]
+
     def legal_actions(self, state: State, actor: Actor) -> list[Action]:
-        """Every action ``actor`` may take now, each a JSON-able dict with a type."""
-        raise NotImplementedError
+        """Every action ``actor`` may take now, each a whole decision with its type.
+
+        The engine asks only for an actor who is acting (``Match`` checks that)."""
+        step = self._step(state)
+        if step is None:
+            return []
+        return [{"type": kind, **fields}
+                for kind, lister in step.moves.items() for fields in lister(state, actor)]
+
+    def chance_action(self, state: State, chance: Chance) -> Action | None:
+        """The chance action due now (dice, a shuffle, a draw), or None if none is."""
+        step = self._step(state)
+        if step is None or not step.chance or list(step.who(state)) != [CHANCE]:
+            return None
+        kind = step.draw(state) if step.draw else next(iter(step.chance))
+        return step.chance[kind](state, chance)
 
     def apply(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Apply a legal action to ``state`` in place (the engine passes a copy)."""
@@ -124,7 +192,10 @@ class Game:
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
         """A copy of ``state`` with everything ``viewer`` may not see drawn again,
         consistent with what the viewer knows. The re-deal test checks that the
-        viewer's view is the same for both."""
+        viewer's view is the same for both.
+
+        A game that cannot draw again what it hides raises :class:`RedealFailed`: it
+        never hands back the state unchanged and lets the test pass for nothing."""
         raise NotImplementedError
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
@@ -132,5 +203,9 @@ class Game:
         raise NotImplementedError
 
     def describe(self, action: Action, names: list[str]) -> str:
-        """A short label of an action for a screen or a log line."""
+        """An action in words, for a log line (a ``Choice`` label says it better)."""
         return action["type"].replace("_", " ")
+
+
+class RedealFailed(RuntimeError):
+    """A game could not draw again what a viewer may not see (see ``Game.redeal``)."""

@@ -66,6 +66,10 @@ class GameSpec:
     max_seats: int
     options: tuple[Option, ...] = field(default_factory=tuple)
     summary: str = ""
+    #: The version of the game's actions as the journal records them. Raise it when a
+    #: recorded match would no longer replay to the same state; the journal then
+    #: refuses older matches of the game by name instead of loading them wrong.
+    rules: int = 1
 
     def option(self, name: str) -> Option:
         for opt in self.options:

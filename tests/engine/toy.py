@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import random
 
-from companion.engine import CHANCE, PUBLIC, Choice, Display, Game, GameSpec, Option, Result
+from companion.engine import CHANCE, PUBLIC, Choice, Display, Game, GameSpec, Option, Result, Step
 from companion.engine import votes
 
 SPEC = GameSpec("toy-high-card", "High Card Vote", 2, 5,
@@ -16,40 +16,42 @@ SPEC = GameSpec("toy-high-card", "High Card Vote", 2, 5,
                  Option("dealt", True, "the companion deals (else cards are entered)")))
 
 
+def _entering(state):
+    return None in state["cards"]
+
+
+def _dealer(state):
+    return [CHANCE] if state["dealt"] else [state["cards"].index(None)]
+
+
+def _deal(state, chance):
+    return {"type": "deal", "cards": chance.sample(range(1, 100), state["seats"])}
+
+
+def _cards(state, actor):
+    return [{"card": c} for c in range(1, 10)]
+
+
+def _targets(state, seat):
+    return [{"seat": c} for c in votes.choices_for(state["vote"], seat)]
+
+
+def _bumps(state, seat):
+    return [{}] if state["bumps"] < 2 else []
+
+
 class HighCard(Game):
     spec = SPEC
-    action_types = frozenset({"deal", "enter", "vote", "bump"})
+    steps = {
+        "deal": Step(who=_dealer, moves={"enter": _cards}, chance={"deal": _deal}),
+        "vote": Step(who=lambda state: votes.waiting(state["vote"]),
+                     moves={"vote": _targets, "bump": _bumps}),
+    }
 
     def setup(self, seats, options):
         return {"seats": seats, "rounds": options["rounds"], "dealt": options["dealt"],
-                "round": 1, "cards": [None] * seats, "vote": None,
+                "round": 1, "cards": [None] * seats, "vote": None, "step": "deal",
                 "scores": [0] * seats, "bumps": 0, "last": None}
-
-    def chance_action(self, state, chance):
-        if state["dealt"] and state["cards"][0] is None:
-            return {"type": "deal", "cards": chance.sample(range(1, 100), state["seats"])}
-        return None
-
-    def _entering(self, state):
-        return None in state["cards"]
-
-    def acting(self, state):
-        if state["round"] > state["rounds"]:
-            return []
-        if self._entering(state):
-            return [] if state["dealt"] else [state["cards"].index(None)]
-        return votes.waiting(state["vote"])
-
-    def step(self, state):
-        return "deal" if self._entering(state) else "vote"
-
-    def legal_actions(self, state, actor):
-        if self._entering(state):
-            return [{"type": "enter", "card": c} for c in range(1, 10)]
-        acts = [{"type": "vote", "seat": c} for c in votes.choices_for(state["vote"], actor)]
-        if state["bumps"] < 2:
-            acts.append({"type": "bump"})
-        return acts
 
     def move_deal(self, state, actor, action, ctx):
         assert actor == CHANCE
@@ -58,7 +60,7 @@ class HighCard(Game):
 
     def move_enter(self, state, actor, action, ctx):
         state["cards"][state["cards"].index(None)] = action["card"]
-        if not self._entering(state):
+        if not _entering(state):
             self._open(state)
 
     def move_bump(self, state, actor, action, ctx):
@@ -67,6 +69,7 @@ class HighCard(Game):
     def _open(self, state):
         n = state["seats"]
         state["vote"] = votes.open_vote("high", [[t for t in range(n) if t != s] for s in range(n)])
+        state["step"] = "vote"
 
     def move_vote(self, state, actor, action, ctx):
         votes.cast(state["vote"], actor, action["seat"])
@@ -81,6 +84,7 @@ class HighCard(Game):
             state["cards"] = [None] * state["seats"]
             state["vote"] = None
             state["bumps"] = 0
+            state["step"] = "deal"
 
     def result(self, state):
         if state["round"] <= state["rounds"]:
