@@ -106,3 +106,30 @@ def test_close_is_idempotent(tmp_path):
     assert journal.closed
     with pytest.raises(sqlite3.ProgrammingError):
         journal._db.execute("SELECT 1")
+
+
+def test_a_match_recorded_under_other_rules_is_refused_by_name(tmp_path):
+    """A journal from before a game changed how it records play is never loaded wrong."""
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as journal:
+        match = Match.create(GAME, 3, seed="s", journal=journal)
+        play_some(match)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE matches SET rules = ?", (GAME.spec.rules + 1,))
+    with Journal(path) as journal:
+        with pytest.raises(JournalError, match="version 2 of the High Card Vote rules"
+                           ".*cannot be resumed. Start a new match"):
+            journal.load(match.id, games)
+
+
+def test_a_journal_written_before_rules_versions_reads_as_version_1(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # the schema as it was, without the rules column
+        db.executescript("""
+            CREATE TABLE matches (id TEXT PRIMARY KEY, game TEXT NOT NULL,
+                seats INTEGER NOT NULL, names TEXT NOT NULL, options TEXT NOT NULL,
+                seed TEXT NOT NULL, created REAL NOT NULL);
+            INSERT INTO matches VALUES ('m1', 'toy-high-card', 3, '["A","B","C"]',
+                '{"dealt":true,"rounds":3}', 's', 0);""")
+    with Journal(path) as journal:
+        assert journal.header("m1")["rules"] == 1
