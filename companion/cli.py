@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     doc.add_argument("--no-buttons", action="store_true", help="do not ask for presses")
     doc.set_defaults(run=cmd_doctor)
 
+    overlays = sub.add_parser("overlays", help="print the /boot/firmware/config.txt lines "
+                              "a table config's I2C buses need")
+    overlays.add_argument("config", help="table config (TOML), e.g. hardware/table-8.toml")
+    overlays.set_defaults(run=cmd_overlays)
+
     wiring = sub.add_parser("wiring", help="draw a table config's wiring diagram as SVG")
     wiring.add_argument("config", help="table config (TOML), e.g. hardware/table-6.toml")
     wiring.add_argument("-o", "--output", help="SVG file to write (default: stdout)")
@@ -121,6 +126,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                         args.button_timeout, buttons=not args.no_buttons,
                         pods=lambda: pod_report(hardware))
         return 0 if doctor.run() else 1
+
+
+def cmd_overlays(args: argparse.Namespace) -> int:
+    from companion.seats.overlays import config_lines
+    lines, warnings = config_lines(args.config)
+    for warning in warnings:
+        print(f"mutiny: warning: {warning}", file=sys.stderr)
+    print("\n".join(lines))
+    return 0
 
 
 def cmd_wiring(args: argparse.Namespace) -> int:

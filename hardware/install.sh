@@ -116,23 +116,13 @@ table_config() {
     fi
 }
 
-# uses_bus FILE N: whether a screen in table config FILE sits on I2C bus N. Read with
-# Python's own TOML parser (Raspberry Pi OS has Python 3.11 or later), not grep: a
-# comment or an inline table must not fool it.
-uses_bus() {
-    python3 - "$1" "$2" <<'PY'
-import sys
-import tomllib
-
-try:
-    with open(sys.argv[1], "rb") as file:
-        seats = tomllib.load(file).get("seat", [])
-except (OSError, ValueError) as exc:
-    sys.exit(f"install.sh: cannot read {sys.argv[1]} ({exc}); I2C bus {sys.argv[2]} not set up")
-screens = [seat.get("screen") for seat in seats if isinstance(seat, dict)]
-sys.exit(0 if any(isinstance(s, dict) and s.get("bus") == int(sys.argv[2])
-                  for s in screens) else 1)
-PY
+# overlay_lines FILE: the config.txt lines table config FILE needs for its I2C buses,
+# one a line (bus 1 always; bus 0 when a screen is on it). Decided by
+# companion/seats/overlays.py, which the companion also uses to name a missing line
+# when it refuses to start; it needs only the standard library, so the system's
+# python3 runs it before the virtual environment exists.
+overlay_lines() {
+    python3 "$SRC_IN/companion/seats/overlays.py" "$1"
 }
 
 check_arguments() {
@@ -155,15 +145,13 @@ step_i2c() {
     fi
     local boot=/boot/firmware/config.txt
     [ -f "$ROOT$boot" ] || [ ! -f "$ROOT/boot/config.txt" ] || boot=/boot/config.txt
-    local before=$CHANGES
-    ensure_line "$boot" "dtparam=i2c_arm=on"
-    ensure_line "$boot" "dtparam=i2c_arm_baudrate=400000"
-    # Bus 0 (GPIO0/1, the HAT ID pins) is a second bus the companion draws at the same
-    # time as bus 1: only for a table config with screens on it (table-8.toml).
-    if uses_bus "$(table_config)" 0; then
-        ensure_line "$boot" "dtparam=i2c_vc=on"
-        ensure_line "$boot" "dtparam=i2c_vc_baudrate=400000"
-    fi
+    local before=$CHANGES lines line
+    # Bus 1 always; bus 0 (GPIO0/1, the HAT ID pins) only for a table config with
+    # screens on it (table-6/8.toml), a second bus drawn at the same time as bus 1.
+    lines=$(overlay_lines "$(table_config)")
+    while IFS= read -r line; do
+        if [ -n "$line" ]; then ensure_line "$boot" "$line"; fi
+    done <<< "$lines"
     [ "$CHANGES" = "$before" ] || REBOOT=1
 }
 

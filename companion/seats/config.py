@@ -33,6 +33,8 @@ from typing import Any, Callable, Iterable
 
 from companion.errors import ConfigError
 
+from .overlays import BOOT_CONFIG, enabling_line
+
 DEFAULT_ADDRESS = 0x3C
 MUX_ADDRESSES = range(0x70, 0x78)  # a TCA9548A's A0-A2 jumpers pick one of these
 GPIO_PINS = range(0, 28)  # BCM numbers on the 40-pin header
@@ -191,12 +193,15 @@ def sim_table_config(seats: int) -> TableConfig:
 
 
 def _missing_bus_message(source: str, line: int, seat: SeatConfig, bus: int) -> str:
-    return (f"{source}:{line}: seat {seat.number}'s screen is on I2C bus {bus}, but "
-            f"/dev/i2c-{bus} does not exist. Fix: enable that bus (bus 1: raspi-config > "
-            f"Interface Options > I2C; bus 0: dtparam=i2c_vc=on (Pi 5: dtoverlay=i2c0-pi5) in "
-            f"/boot/firmware/config.txt, then reboot; others: a dtoverlay line in "
-            f"/boot/firmware/config.txt, then reboot; `i2cdetect -l` lists the buses), "
-            f"or correct bus = {bus}")
+    where = f"{source}:{line}: seat {seat.number}'s screen is on I2C bus {bus}, but " \
+            f"/dev/i2c-{bus} does not exist."
+    enable = enabling_line(bus)
+    if enable is None:
+        return (f"{where} Fix: no config.txt setting makes bus {bus}: put the screen on "
+                f"bus = 1 behind the TCA9548A (mux = 0x70, channel = <0-7>), or add the "
+                f"dtoverlay that creates it to the end of {BOOT_CONFIG} and reboot")
+    return (f"{where} Fix: add the line {enable} at the end of {BOOT_CONFIG} (under "
+            f"[all]; sudo hardware/install.sh adds it) and reboot, or correct bus = {bus}")
 
 
 # -- finding lines ------------------------------------------------------------------------

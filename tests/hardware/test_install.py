@@ -150,6 +150,19 @@ def test_bus_0_is_left_alone_unless_the_installed_config_uses_it(machine):
     assert [line for line in boot.read_text().splitlines() if "i2c_vc" in line] == I2C_VC
 
 
+@pytest.mark.parametrize("seats", [4, 6, 8])
+def test_the_dry_run_shows_every_line_the_table_config_needs(machine, seats):
+    """The lines come from companion/seats/overlays.py, the module the companion's own
+    missing-bus refusal uses, run with the system's python3 (no venv yet)."""
+    from companion.seats.overlays import config_lines
+    wanted, _warnings = config_lines(str(REPO / f"hardware/table-{seats}.toml"))
+    dry = install(machine, "--seats", str(seats), "--dry-run")
+    added = [line.split("'")[1] for line in dry.splitlines()
+             if line.startswith("would: add 'dtparam=")]
+    assert added == wanted
+    assert "i2c-mux" not in dry  # the companion selects the TCA9548A channels itself
+
+
 def test_a_changed_table_config_is_never_overwritten(machine):
     root, _state, _env = machine
     install(machine)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
+from companion.seats import CountingInterface, RecordingBus, overlays
 from companion.seats import (check_buses, load_table_config, open_seats, parse_table_config,
                              sim_table_config)
 
@@ -73,13 +74,14 @@ def test_every_example_opens_on_the_simulator(path, clock):
         assert len(table) == len(config.seats)
 
 
-def test_the_examples_show_both_wiring_styles():
+def test_every_example_uses_the_tca9548a_selected_by_the_companion():
     four = load_table_config(HARDWARE / "table-4.toml", "sim")
     six = load_table_config(HARDWARE / "table-6.toml", "sim")
     eight = load_table_config(HARDWARE / "table-8.toml", "sim")
-    assert len({s.screen.bus for s in four.seats}) == 4  # kernel mux: a bus each
-    assert all(s.screen.mux is None for s in four.seats)
-    # two buses, drawn at the same time, a mux on each
+    # No kernel-numbered channel buses: a mux at 0x70 on bus 1 (and on bus 0 for the
+    # bigger tables, drawn at the same time), each screen on a channel of its own.
+    muxes = [(s.screen.bus, s.screen.mux, s.screen.channel) for s in four.seats]
+    assert muxes == [(1, 0x70, c) for c in range(4)]
     muxes = [(s.screen.bus, s.screen.mux, s.screen.channel) for s in six.seats]
     assert muxes == [(1, 0x70, c) for c in range(3)] + [(0, 0x70, c) for c in range(3)]
     muxes = [(s.screen.bus, s.screen.mux, s.screen.channel) for s in eight.seats]
@@ -151,8 +153,45 @@ def test_missing_bus_names_the_device_file_and_the_fix():
     text = GOOD.replace("bus = 1, mux = 0x70, channel = 1", "bus = 5, mux = 0x70, channel = 1")
     message = refusal(text, bus_exists=lambda bus: bus == 1)
     assert_located(message, text, "bus = 5")
-    assert "/dev/i2c-5 does not exist" in message
-    assert "raspi-config" in message and "correct bus = 5" in message
+    assert "/dev/i2c-5 does not exist" in message and "\n" not in message
+    assert "bus = 1 behind the TCA9548A" in message and "/boot/firmware/config.txt" in message
+
+
+def test_a_missing_bus_1_names_the_line_to_add_and_where():
+    message = refusal(GOOD, bus_exists=lambda bus: False)
+    assert_located(message, GOOD, "bus = 1, mux = 0x70, channel = 0")
+    assert "\n" not in message
+    assert ("add the line dtparam=i2c_arm=on at the end of /boot/firmware/config.txt "
+            "(under [all]; sudo hardware/install.sh adds it) and reboot") in message
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_starts_with_the_lines_the_installer_writes(path, factory, clock):
+    lines, warnings = overlays.config_lines(str(path))
+    assert warnings == [] and "dtparam=i2c_arm=on" in lines
+    exists = overlays.buses_enabled(lines).__contains__
+    config = load_table_config(path, "pi", bus_exists=exists)
+    with open_seats(config, "pi", clock=clock, pin_factory=factory, bus_exists=exists,
+                    i2c=lambda bus, address: CountingInterface(),
+                    smbus=lambda bus: RecordingBus()) as table:
+        assert len(table) == len(config.seats)
+    # and without them it is refused, naming the first line it lacks
+    with pytest.raises(ConfigError, match="add the line dtparam=i2c_arm=on"):
+        load_table_config(path, "pi", bus_exists=overlays.buses_enabled([]).__contains__)
+
+
+def test_bus_0_gets_its_lines_only_when_a_screen_is_on_it():
+    assert overlays.lines_for_buses({1}) == ["dtparam=i2c_arm=on",
+                                             "dtparam=i2c_arm_baudrate=400000"]
+    assert overlays.lines_for_buses({0})[2:] == ["dtparam=i2c_vc=on",
+                                                 "dtparam=i2c_vc_baudrate=400000"]
+    assert overlays.buses_enabled(overlays.lines_for_buses({0, 1})) == {0, 1}
+
+
+def test_the_overlays_command_prints_the_lines(capsys):
+    from companion.cli import main
+    assert main(["overlays", str(HARDWARE / "table-8.toml")]) == 0
+    assert capsys.readouterr().out.split() == overlays.lines_for_buses({0, 1})
 
 
 def test_missing_bus_is_also_refused_when_the_pi_backend_opens():

@@ -43,6 +43,15 @@ def test_the_eight_seat_diagram_shows_both_buses():
     assert "ID_SD" in wiring_svg(sim_table_config(6))  # and left alone without it
 
 
+def test_the_four_seat_diagram_shows_its_tca9548a():
+    svg = wiring_svg(load_table_config(HARDWARE / "table-4.toml", backend="sim"))
+    for label in ("TCA9548A at 0x70 on bus 1:", "SDA to pin 3, SCL to pin 5;",
+                  "screens on channels 0, 1, 2, 3", "OLED 0x3C: i2c-1, mux 0x70 ch 2",
+                  "GPIO2 I2C1 SDA", "GPIO3 I2C1 SCL"):
+        assert label in svg
+    assert "a bus of its own" not in svg  # no kernel-numbered channel buses
+
+
 def test_names_are_escaped():
     config = sim_table_config(2)
     config = type(config)(seats=config.seats, name="<script>x</script>", source="t")
