@@ -185,6 +185,17 @@ def fit(text: str, max_chars: int) -> str:
     return text[: max_chars - 1].rstrip() + ELLIPSIS
 
 
+def fit_tail(text: str, max_chars: int) -> str:
+    """``text``'s last ``max_chars`` characters, starting with an ellipsis when cut
+    (for a menu path, whose deepest level says the most)."""
+    text = fold(text)
+    if max_chars <= 0:
+        return ""
+    if len(text) <= max_chars:
+        return text
+    return ELLIPSIS + text[len(text) - max_chars + 1:].lstrip()
+
+
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str,
               fill: int = 1, scale: int = 1, bold: bool = False) -> None:
     """Draw ``text`` with its top-left corner at ``xy``.

@@ -7,7 +7,13 @@ exactly one SSD1306 page, so changing one line re-sends at most one 128-byte pag
     rows 1-5   the public ``lines`` (rows 1-7 when there are no choices and more
                than five lines)
     row 6      a rule, with or without choices; while browsing ``< 2/5 >`` in its middle
-    row 7      the highlighted choice (masked at rest when it is secret), else empty
+    row 7      the highlighted menu line (masked at rest when it is secret), else empty
+
+Choices form a menu (``engine.display.menu``): a line is a choice (its ``short`` form,
+else its full label, fitted to the row), a group to open (``Pass a card (6) >``) or,
+below the top level, ``< Back``. While browsing a level below the top, row 5 says
+where the player is (``Pass a card > 7:``). At rest the seat is always at the top
+level (``Seat`` sees to it), whose group names are public.
 
 A portrait panel (rotation 1 or 3, 64x128) uses the same rows: 16 rows of 10 characters.
 """
@@ -21,7 +27,7 @@ from typing import Sequence
 import segno
 from PIL import Image, ImageDraw
 
-from companion.engine.display import Display
+from companion.engine.display import Display, MenuItem, menu
 
 from . import font
 
@@ -33,6 +39,18 @@ MODES = ("rest", "browse", "private", "qr", "dim", "blank")
 
 MARGIN = 1  #: left margin in pixels
 
+#: The last line of every menu level below the top: select on it goes one level up.
+BACK = MenuItem("< Back")
+
+
+def menu_lines(display: Display | None, path: tuple[str, ...] = ()) -> list[MenuItem]:
+    """The lines a seat pages through at menu ``path``: the level's groups and choices
+    in the display's order, then ``BACK`` below the top level (compare with ``is``)."""
+    if display is None:
+        return []
+    lines = menu(display.choices, path)
+    return lines + [BACK] if path else lines
+
 
 @dataclass(frozen=True)
 class ScreenState:
@@ -43,6 +61,8 @@ class ScreenState:
     highlight: int = 0
     seat_number: int = 1
     qr_url: str | None = None
+    #: The menu level shown (group names from the top); ``highlight`` indexes its lines.
+    path: tuple[str, ...] = ()
 
 
 class _Canvas:
@@ -106,9 +126,10 @@ def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
     # Everything the drawing below reads, and nothing else (not a choice's action).
     shown = state.display
     content = None if shown is None else (
-        shown.title, shown.lines, tuple((c.label, c.secret) for c in shown.choices),
-        shown.private)
-    return (state.mode, content, state.highlight, state.seat_number, state.qr_url, size)
+        shown.title, shown.lines,
+        tuple((c.label, c.secret, c.group, c.short) for c in shown.choices), shown.private)
+    return (state.mode, content, state.highlight, state.seat_number, state.qr_url,
+            state.path, size)
 
 
 def _draw(state: ScreenState, size: tuple[int, int]) -> Image.Image:
@@ -122,7 +143,8 @@ def _draw(state: ScreenState, size: tuple[int, int]) -> Image.Image:
     elif state.mode == "private":
         _draw_private(canvas, state.display)
     else:
-        _draw_main(canvas, state.display, state.highlight, browsing=state.mode == "browse")
+        _draw_main(canvas, state.display, state.highlight, state.path,
+                   browsing=state.mode == "browse")
     return canvas.image
 
 
@@ -139,35 +161,60 @@ def _draw_lines(canvas: _Canvas, lines: Sequence[str], first: int, last: int) ->
         canvas.text(first + offset, line)
 
 
-def _draw_main(canvas: _Canvas, display: Display, highlight: int, browsing: bool) -> None:
+def _draw_main(canvas: _Canvas, display: Display, highlight: int, path: tuple[str, ...],
+               browsing: bool) -> None:
     canvas.centred(0, display.title, bold=True)
     rule_row, choice_row = canvas.rows - 2, canvas.rows - 1
-    if not display.choices and len(display.lines) > rule_row - 1:
+    lines = menu_lines(display, path)
+    if not lines and len(display.lines) > rule_row - 1:
         _draw_lines(canvas, display.lines, 1, choice_row)  # lines need the choice rows
         return
-    _draw_lines(canvas, display.lines, 1, rule_row - 1)
-    if not display.choices:
+    if path and browsing:  # where the player is, over the level's lines
+        _draw_lines(canvas, display.lines, 1, rule_row - 2)
+        canvas.text(rule_row - 1, font.fit_tail(" > ".join(path) + ":", canvas.cols))
+    else:
+        _draw_lines(canvas, display.lines, 1, rule_row - 1)
+    if not lines:
         # The rule stays put while there is nothing to choose: choices coming and
         # going (at every vote) then redraw the choice row, not a full-width rule too.
         canvas.rule(rule_row)
         return
-    count = len(display.choices)
-    index = highlight % count
-    choice = display.choices[index]
-    position = f"{index + 1}/{count}"
+    index = highlight % len(lines)
+    line = lines[index]
+    position = f"{index + 1}/{len(lines)}"
     if browsing:
         label = f"< {position} >"
         half = (canvas.width - font.text_width(label)) // 2
         canvas.rule(rule_row, 0, half - 4)
         canvas.rule(rule_row, canvas.width - half + 3)
         canvas.centred(rule_row, label)
-        canvas.centred(choice_row, choice.label)
-    elif choice.secret:
+        canvas.centred(choice_row, line_text(display, path, line, canvas.cols))
+    elif line.secret:
         canvas.rule(rule_row)
         canvas.text(choice_row, f"? {position} - press to see")
     else:
         canvas.rule(rule_row)
-        canvas.text(choice_row, "> " + choice.label)
+        canvas.text(choice_row, "> " + line_text(display, path, line, canvas.cols - 2,
+                                                  at_rest=True))
+
+
+def line_text(display: Display, path: tuple[str, ...], line: MenuItem, cols: int, *,
+              at_rest: bool = False) -> str:
+    """The words of one menu line in ``cols`` characters: a choice's short form (else
+    its label), ``< Back``, or a group as ``Name (6) >`` (6 lines inside) when that fits,
+    else ``Name >``. At rest a group holding any secret choice shows no count: how many
+    cards or targets lie inside may tell what the seat holds."""
+    if line is BACK:
+        return line.label
+    if not line.is_group:
+        return font.fit(display.choices[line.index].screen_label, cols)
+    inside = path + (line.label,)
+    secret = any(c.secret for c in display.choices if c.group[:len(inside)] == inside)
+    if not (at_rest and secret):
+        counted = f"{line.label} ({len(menu(display.choices, inside))}) >"
+        if len(font.fold(counted)) <= cols:
+            return counted
+    return font.fit(line.label, cols - 2) + " >"
 
 
 def _draw_private(canvas: _Canvas, display: Display) -> None:

@@ -1,13 +1,19 @@
 """One seat's hardware: three buttons, a screen and an optional LED, driven by a Display.
 
-How the buttons work (DESIGN.md, Seats):
+How the buttons work (docs/seats.md):
 
-* previous / next move the highlight through the choices (wrapping) and start
-  *browsing*: for ``browse_timeout`` seconds after the last press the highlighted
-  choice's label shows even when it is secret, with its position ("< 2/5 >").
-* select, pressed and released before ``hold_time``, confirms the highlighted choice:
-  ``when_action(action)`` gets the choice's action dict. When the label is not on
-  screen (a secret choice, masked at rest) that press only reveals it.
+* The display's choices form a menu (``engine.display.menu``): a line is a choice, a
+  group of choices, or, at every level below the top, a last line "< Back".
+* previous / next move the highlight through the lines of the current level (wrapping)
+  and start *browsing*: for ``browse_timeout`` seconds after the last press the
+  highlighted line shows even when it is secret, with its position ("< 2/5 >").
+* select, pressed and released before ``hold_time``, on a choice confirms it:
+  ``when_action(action)`` gets the choice's action dict. On a group it opens the group,
+  on "< Back" it goes one level up: both are browsing, nothing reaches the runtime.
+  When the line is not on screen (a secret choice, masked at rest) that press only
+  reveals it.
+* at rest (browsing over) the seat is back at the top level, whose group names are
+  public: what shows at rest never depends on a secret deeper in the menu.
 * select held for ``hold_time`` shows the seat's ``private`` lines until released; a hold
   never confirms.
 * after ``dim_after`` seconds without a press or a new display the screen dims; the
@@ -27,10 +33,10 @@ from typing import Any, Callable, Iterator
 
 from PIL import Image, ImageChops
 
-from companion.engine.display import Choice, Display
+from companion.engine.display import Choice, Display, MenuItem
 
 from .buttons import Clock, MonotonicClock, SeatButtons
-from .screen import ScreenState, render
+from .screen import BACK, ScreenState, menu_lines, render
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +89,8 @@ class Seat:
         self._pending: list[Callable[[], Any]] = []  # callbacks to run after unlocking
         self._display: Display | None = None
         self._qr_url: str | None = None
-        self._highlight = 0
+        self._path: tuple[str, ...] = ()  # the menu level shown: group names from the top
+        self._highlight = 0  # the highlighted line of that level
         self._browse_until = 0.0
         self._last_activity = self._clock.now()
         self._dimmed = False
@@ -104,14 +111,18 @@ class Seat:
     def show(self, display: Display) -> None:
         """Show a new display model; the screen is redrawn only if its image changed.
 
-        The highlight stays on the same action if it is still offered, else goes to 0.
-        A display that differs from the last one counts as activity (wakes a dim screen).
+        The highlight stays on the same action if it is still offered (while browsing,
+        in whatever group now holds it), else on the same line of the same menu level if
+        that level still exists, else it goes to the first line of the top level. A
+        display that differs from the last one counts as activity (wakes a dim screen).
         """
         with self._guard():
             if self._closed:
                 return
             previous, self._display = self._display, display
-            self._highlight = _same_action_index(previous, display, self._highlight)
+            self._path, self._highlight = _follow(
+                previous, self._path, self._highlight, display,
+                inside=self.is_browsing or self._private)
             if display != previous or self._qr_url is not None:
                 self._activity()
             self._qr_url = None
@@ -152,8 +163,26 @@ class Seat:
 
     @property
     def highlight(self) -> int:
-        """Index of the highlighted choice (0 when there are none)."""
-        return self._highlight
+        """Index of the highlighted line in the current menu level (0 when there are
+        none). For a display without groups that is the highlighted choice's index."""
+        with self._lock:
+            self._settle()
+            return self._highlight
+
+    @property
+    def menu_path(self) -> tuple[str, ...]:
+        """The menu level the seat is in: the group names from the top (``()`` at the
+        top level, always so at rest)."""
+        with self._lock:
+            self._settle()
+            return self._path
+
+    @property
+    def menu_lines(self) -> list[MenuItem]:
+        """The lines of the current menu level; the last is ``screen.BACK`` below the top."""
+        with self._lock:
+            self._settle()
+            return menu_lines(self._display, self._path)
 
     @property
     def mode(self) -> str:
@@ -282,7 +311,7 @@ class Seat:
             if self._closed or self._private:  # while select is held the others wait
                 return
             if not self._woke(role):
-                count = len(self._display.choices) if self._display else 0
+                count = len(menu_lines(self._display, self._path))
                 if count:
                     self._highlight = (self._highlight + step) % count
                 self._browse()
@@ -300,9 +329,9 @@ class Seat:
             if self._closed:
                 return
             if not self._woke("select"):
-                choice = self._highlighted()
+                line = self._highlighted_line()
                 # A masked label: the player cannot see what this press would confirm.
-                self._reveal_only = (choice is not None and choice.secret
+                self._reveal_only = (line is not None and line.secret
                                      and not self.is_browsing)
                 self._browse()
             self._redraw()
@@ -324,19 +353,43 @@ class Seat:
                 self._private = False
                 self._browse()
             elif not self._reveal_only and self._qr_url is None:
-                choice = self._highlighted()
-                if choice is not None:
-                    self._later("when_action", dict(choice.action))
-                    self._browse_until = 0.0  # back to rest: a secret label hides again
+                self._use(self._highlighted_line())
             self._reveal_only = False
             self._activity()
             self._redraw()
 
+    # -- the menu -----------------------------------------------------------------------
+    def _highlighted_line(self) -> MenuItem | None:
+        lines = menu_lines(self._display, self._path)
+        return lines[self._highlight % len(lines)] if lines else None
+
+    def _use(self, line: MenuItem | None) -> None:
+        """A short select on ``line``: confirm a choice, open a group or go back up."""
+        if line is None:
+            return
+        if line is BACK:
+            left = self._path[-1]
+            self._path = self._path[:-1]
+            self._highlight = _line_of_group(self._display, self._path, left)
+            self._browse()
+        elif line.is_group:
+            self._path += (line.label,)
+            self._highlight = 0
+            self._browse()
+        else:
+            choice: Choice = self._display.choices[line.index]
+            self._later("when_action", dict(choice.action))
+            self._browse_until = 0.0  # back to rest: a secret label hides again
+            self._settle()
+
+    def _settle(self) -> None:
+        """Browsing over: back to the top level, on the group the player was in."""
+        if self._path and not self._private and not self.is_browsing:
+            first = self._path[0]
+            self._path = ()
+            self._highlight = _line_of_group(self._display, (), first)
+
     # -- state ------------------------------------------------------------------------
-    def _highlighted(self) -> Choice | None:
-        if not self._display or not self._display.choices:
-            return None
-        return self._display.choices[self._highlight % len(self._display.choices)]
 
     def _browse(self) -> None:
         self._browse_until = self._clock.now() + self.browse_timeout
@@ -387,10 +440,12 @@ class Seat:
             mode = "browse"
         else:
             mode = "rest"
-        return ScreenState(mode, self._display, self._highlight, self.number)
+        return ScreenState(mode, self._display, self._highlight, self.number,
+                           path=self._path)
 
     # -- output -----------------------------------------------------------------------
     def _redraw(self) -> None:
+        self._settle()
         image = render(self._state(), self.device.size)
         if (self._image is not None and not self._redraw_failed
                 and (image is self._image or _same_pixels(image, self._image))):
@@ -430,14 +485,46 @@ class Seat:
             self.led.off()
 
 
-def _same_action_index(previous: Display | None, display: Display, highlight: int) -> int:
-    """Where the highlighted action of ``previous`` sits in ``display`` (0 if gone)."""
-    if previous is None or not previous.choices or not display.choices:
-        return 0
-    action = previous.choices[highlight % len(previous.choices)].action
-    for index, choice in enumerate(display.choices):
-        if choice.action == action:
-            return index
+def _follow(previous: Display | None, path: tuple[str, ...], highlight: int,
+            display: Display, *, inside: bool) -> tuple[tuple[str, ...], int]:
+    """The menu path and highlight to keep when ``display`` replaces ``previous``.
+
+    A highlighted choice whose action is still offered stays highlighted: in the group
+    that now holds it when ``inside`` a menu (browsing), else on its top-level line. A
+    highlighted group or "< Back" stays if its level still exists. Otherwise: the
+    first line of the top level."""
+    old = menu_lines(previous, path)
+    line = old[highlight % len(old)] if old else None
+    if line is not None and line is not BACK and not line.is_group:
+        action = previous.choices[line.index].action  # type: ignore[union-attr]
+        for index, choice in enumerate(display.choices):
+            if choice.action == action:
+                where = choice.group if inside else ()
+                return where, _line_of_choice(display, where, index)
+    if path and not any(c.group[:len(path)] == path for c in display.choices):
+        return (), 0
+    if line is BACK:
+        return path, len(menu_lines(display, path)) - 1
+    if line is not None and line.is_group:
+        return path, _line_of_group(display, path, line.label)
+    return path, 0
+
+
+def _line_of_group(display: Display | None, path: tuple[str, ...], name: str) -> int:
+    """The line of group ``name`` in the level at ``path`` (0 if it is not there)."""
+    for number, line in enumerate(menu_lines(display, path)):
+        if line.is_group and line is not BACK and line.label == name:
+            return number
+    return 0
+
+
+def _line_of_choice(display: Display, path: tuple[str, ...], index: int) -> int:
+    """The line at ``path`` that holds choice ``index``: itself, or the group it is in."""
+    group = display.choices[index].group
+    for number, line in enumerate(menu_lines(display, path)):
+        if line.index == index or (line.is_group and line is not BACK
+                                   and group[len(path):len(path) + 1] == (line.label,)):
+            return number
     return 0
 
 

@@ -181,3 +181,68 @@ def test_an_equal_screen_reuses_its_frame_and_nothing_else_does():
     assert len(screen_module._frames) == screen_module.FRAMES_KEPT
     again = screen_module.render(screen_module.ScreenState("browse", vote(1)))
     assert again is not first and again.tobytes() == first.tobytes()
+
+
+# -- menus ----------------------------------------------------------------------------------
+
+def grouped_display() -> Display:
+    """Pass a card: a public top-level group, a secret level of cards, secret targets."""
+    choices = tuple(
+        Choice(f"Pass your {card} to {name}", {"type": "pass", "card": card, "to": seat},
+               secret=True, group=("Pass a card", str(card)))
+        for card in (7, 9) for seat, name in ((1, "Bonny"), (2, "Drake")))
+    return vote_display(choices=choices + (Choice("Rest", {"type": "rest"}),))
+
+
+def choice_row(state: ScreenState) -> Image.Image:
+    return render(state).crop((0, 56, 128, 64))
+
+
+def test_a_secret_group_line_below_the_top_is_masked_at_rest():
+    # A seat is always at the top level at rest; the screen masks secret lines anyway.
+    state = ScreenState("rest", grouped_display(), 1, path=("Pass a card",))
+    assert choice_row(state).tobytes() == text_image("? 2/3 - press to see").tobytes()
+    assert render(state).crop((0, 40, 128, 48)).tobytes() == text_image("").tobytes()
+
+
+def test_a_choice_shows_its_short_form_and_a_phone_its_full_label():
+    display = vote_display(choices=(Choice("Pass your 7 to Drake the Younger", {"type": "p"},
+                                           short="7 > Drake"),
+                                    Choice("Pass your 7 to Drake the Younger", {"type": "q"})))
+    assert choice_row(ScreenState("rest", display, 0)).tobytes() == \
+        text_image("> 7 > Drake").tobytes()
+    assert choice_row(ScreenState("rest", display, 1)).tobytes() == \
+        text_image("> " + font.fit("Pass your 7 to Drake the Younger", 19)).tobytes()
+
+
+def test_the_back_line_and_the_path_show_while_browsing_a_level():
+    state = ScreenState("browse", grouped_display(), 2, path=("Pass a card",))
+    image = render(state)
+    assert image.crop((0, 40, 128, 48)).tobytes() == text_image("Pass a card:").tobytes()
+    back = text_image("")
+    from PIL import ImageDraw
+    font.draw_text(ImageDraw.Draw(back), ((128 - font.text_width("< Back")) // 2, 0), "< Back")
+    assert image.crop((0, 56, 128, 64)).tobytes() == back.tobytes()
+
+
+def test_a_group_too_long_for_its_count_keeps_its_arrow():
+    long = vote_display(choices=(Choice("x", {"type": "x"}, group=("Fire every cannon now",)),))
+    row = choice_row(ScreenState("rest", long, 0))
+    cut = font.fit("Fire every cannon now", 17)
+    assert row.tobytes() == text_image(f"> {cut} >").tobytes()
+
+
+def test_a_portrait_panel_fits_a_group_line():
+    image = render(ScreenState("browse", grouped_display(), 0), (64, 128))
+    edge = {y for y in range(128) if image.getpixel((63, y)) or image.getpixel((62, y))}
+    assert edge <= {y for y in range(128) if image.getpixel((0, y))}  # only the rules
+
+
+@given(st.text(max_size=60), st.integers(min_value=1, max_value=30))
+def test_fit_tail_never_overflows_and_keeps_the_end(text, width):
+    cut = font.fit_tail(text, width)
+    folded = font.fold(text)
+    assert len(cut) <= width
+    assert cut.startswith(font.ELLIPSIS) == (len(folded) > width)
+    if len(folded) > width and width > 1:
+        assert folded.endswith(cut[1:])

@@ -259,3 +259,134 @@ def test_no_choices_means_select_does_nothing(table):
     table.hold(1, "select")
     table.release(1, "select")
     assert got == [] and seat.highlight == 0
+
+
+# -- menus: groups, Back, and what shows at rest ----------------------------------------------
+
+REST = {"type": "rest"}
+TARGETS = ("Bonny", "Drake")
+
+
+def pass_display(hand=(7, 9), **overrides) -> Display:
+    """A card game's turn: pass a card (a group per card, then the target), or rest."""
+    choices = tuple(
+        Choice(f"Pass your {card} to {name}", pass_action(card, seat), secret=True,
+               group=("Pass a card", str(card)), short=f"{card} to {name}")
+        for card in hand for seat, name in enumerate(TARGETS, start=1)) + (
+        Choice("Rest", REST),)
+    return vote_display(title="Your turn", lines=("Deck: 30 cards",), choices=choices,
+                        **overrides)
+
+
+def pass_action(card: int, seat: int) -> dict:
+    return {"type": "pass", "card": card, "to": seat}
+
+
+@pytest.fixture
+def dealt(table, seat):
+    seat.show(pass_display())
+    return seat
+
+
+def test_a_group_opens_and_back_leaves_it_for_free(table, dealt):
+    seat = dealt
+    assert [line.label for line in seat.menu_lines] == ["Pass a card", "Rest"]
+    table.click(0, "select")  # on "Pass a card": a public group opens at once
+    assert seat.menu_path == ("Pass a card",) and seat.mode == "browse"
+    assert [line.label for line in seat.menu_lines] == ["7", "9", "< Back"]
+    table.click(0, "previous")  # wraps onto "< Back"
+    table.click(0, "select")
+    assert seat.menu_path == () and seat.highlight == 0  # on the group it left
+    table.click(0, "select")
+    table.click(0, "select")  # into "7"
+    assert seat.menu_path == ("Pass a card", "7") and seat.highlight == 0
+    table.click(0, "next")  # "7 to Drake"
+    assert seat.actions == []  # browsing never reached the runtime
+    table.click(0, "select")
+    assert seat.actions == [pass_action(7, 2)]
+    assert seat.mode == "rest" and seat.menu_path == ()  # back at the top, at rest
+
+
+def test_opening_and_leaving_five_times_then_confirming_sends_one_action(table, dealt):
+    seat = dealt
+    for _ in range(5):
+        table.click(0, "select")  # open "Pass a card"
+        table.click(0, "previous")  # "< Back"
+        table.click(0, "select")  # leave
+        assert seat.menu_path == () and seat.highlight == 0
+    table.click(0, "next")
+    table.click(0, "select")  # "Rest"
+    assert seat.actions == [REST]
+
+
+def test_browsing_ends_back_at_the_top_level(table, dealt):
+    seat = dealt
+    table.click(0, "select")
+    table.click(0, "next")
+    table.click(0, "select")  # into "9"
+    assert seat.menu_path == ("Pass a card", "9")
+    table.advance(3.9)
+    assert seat.menu_path == ("Pass a card", "9") and seat.mode == "browse"
+    table.advance(0.2)
+    assert seat.mode == "rest" and seat.menu_path == () and seat.highlight == 0
+    assert table.frame(0).tobytes() == render(ScreenState("rest", pass_display())).tobytes()
+
+
+def test_what_shows_at_rest_does_not_depend_on_the_secrets_inside_a_group(table, dealt):
+    seat = dealt
+    rest = table.frame(0).tobytes()
+    for hand in ((3, 5, 8), (1,)):
+        table.click(0, "select")
+        table.click(0, "select")  # into the first card's group
+        seat.show(pass_display(hand=hand))
+        assert seat.menu_path == ()  # that card is gone: back to the top
+        table.advance(5)
+        assert seat.mode == "rest" and table.frame(0).tobytes() == rest
+
+
+def test_held_select_keeps_the_menu_level(table, dealt):
+    seat = dealt
+    table.click(0, "select")
+    table.hold(0, "select")
+    table.advance(10)
+    assert seat.mode == "private" and seat.menu_path == ("Pass a card",)
+    table.release(0, "select")
+    assert seat.mode == "browse" and seat.menu_path == ("Pass a card",)
+    assert seat.actions == []
+
+
+def test_a_new_display_keeps_the_level_while_it_exists(table, dealt):
+    seat = dealt
+    table.click(0, "select")
+    table.click(0, "next")  # on "9" inside "Pass a card"
+    seat.show(pass_display(hand=(3, 9, 7)))  # drawn a 3: the level is still there
+    assert seat.menu_path == ("Pass a card",) and seat.menu_lines[seat.highlight].label == "9"
+    table.click(0, "select")
+    table.click(0, "next")  # "9 to Drake"
+    seat.show(pass_display(hand=(9,)))  # the highlighted action is still offered
+    assert seat.menu_path == ("Pass a card", "9") and seat.highlight == 1
+    seat.show(pass_display(hand=(4, 5)))  # the 9 is gone, and with it the level
+    assert seat.menu_path == () and seat.highlight == 0
+
+
+def test_a_choice_that_moves_into_a_group_keeps_the_highlight(table, seat):
+    table.click(0, "next")
+    table.click(0, "next")  # browsing "Abstain"
+    grouped = tuple(Choice(c.label, c.action, c.secret, group=("Vote",))
+                    for c in vote_display().choices)
+    seat.show(vote_display(choices=grouped))
+    assert seat.menu_path == ("Vote",) and seat.highlight == 2
+    table.click(0, "select")
+    assert seat.actions == [ABSTAIN]
+    seat.show(vote_display(choices=grouped))  # at rest now: the top level, on its group
+    assert seat.menu_path == () and seat.highlight == 0
+
+
+def test_a_group_of_secrets_shows_at_rest_without_its_count(table, dealt):
+    assert_golden(table.frame(0), "rest_group")
+    table.click(0, "next")
+    table.click(0, "previous")
+    assert_golden(table.frame(0), "browse_group")
+    table.click(0, "select")
+    table.click(0, "select")
+    assert_golden(table.frame(0), "browse_in_group")
