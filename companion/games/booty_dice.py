@@ -1,48 +1,30 @@
-"""Booty Dice: roll for the gold or die trying (rulebook ``002_3b482a2b0c670524.txt``).
+"""Booty Dice: roll for the gold or die trying.
 
 Every piece of information in Booty Dice is public: the dice, the holds, each pirate's
-Lives, Shields and Doubloons, and the two supplies. The companion keeps the books and
-the turn: the roller rolls up to three times (holding dice between rolls), then the
-companion resolves the dice in the dice-roll-card order, asking the roller only for the
-target of each Cutlass and each Doubloon of a Jolly Roger's steal.
+Lives, Shields and Doubloons, and the two supplies. On a turn the roller rolls six dice
+up to three times, holding dice between rolls, then the dice resolve in the order of the
+dice roll card: Doubloon, X Marks the Spot, Jolly Roger, Cutlass, Walk the Plank, Shield,
+then the combos Mutiny (three or more Planks), Shipwreck (three or more X's) and
+Blackbeard's Curse (one of each face). The roller picks the target of each Cutlass and
+the victim of each Doubloon a Jolly Roger steals. The first pirate to hold 25 Doubloons,
+or the last one alive, wins.
 
-Rulings (``RULINGS.md``, B1-B7) and the options that switch them:
-
-- B1 ``combos_consume``: the dice that make a Mutiny, a Shipwreck or Blackbeard's Curse
-  are used up by it (off: they also count as single dice).
-- B2 ``order``: ``"card"`` resolves Doubloon, X, Jolly Roger, Cutlass, Walk the Plank,
-  Shield, Mutiny, Shipwreck, Curse; ``"combos_first"`` resolves the combos first.
-- B3 ``finite_supplies``: the Buried Treasure (100 minus 5 per pirate) and the War Chest
-  (30 Shields) run dry (off: they never do).
-- B4 the roller picks every Cutlass target and every stolen Doubloon (no option: this
-  is the rulebook's own wording).
-- B5 ``plunder``: a pirate the roller's Cutlass, Mutiny or Curse eliminates hands all
-  their Doubloons to the roller (off: they go back to the Buried Treasure).
-- B6 ``win_at_once``: the roller wins the moment they hold 25 Doubloons (off: only if
-  they still hold 25 when their dice are all resolved). The last pirate alive always
-  wins at once.
-- B7 ``dice``: ``"companion"`` rolls the dice; ``"table"`` has the roller enter the
-  faces of the real dice one die at a time.
-
-Details the rulebook leaves open, decided here: ``first_seat`` (1-based) goes first; a
-roller who dies walking the plank resolves nothing more; an eliminated pirate's Shields
-go back to the War Chest; the Curse takes Lives before Doubloons (its card's order); a
-choice with a single possible target is made by the companion; the hold of one die may
-be changed at most twice between two rolls (so a turn always ends).
+Rulings (B1-B9 and the details the rulebook leaves open), each with the option that
+switches it: see docs/games/booty-dice.md.
 """
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from typing import Any
 
 from companion.engine.chance import Chance
 from companion.engine.display import Choice, Display
-from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
-                                    Viewer)
+from companion.engine.match import clone
+from companion.engine.rules import CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always
 from companion.engine.spec import GameSpec, Option
 from companion.errors import ActionRejected, OptionError
+from companion.games import kit
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -61,36 +43,41 @@ COMBO_SIZE = 3
 SHIPWRECK_BASE = 3
 CURSE_LIVES = 2
 CURSE_DOUBLOONS = 5
-#: How often one die's hold may change between two rolls: enough to hold a die and
-#: change one's mind, and a bound that makes every turn finite (random play included).
+#: How often one die's hold may change between two rolls. Holding is a real decision
+#: (the table sees every hold and the journal keeps it), so this is a rule of ours, not
+#: a menu limit: twice lets a roller hold a die and change their mind, and it keeps
+#: every turn finite, so a match has a bound on its actions even under random play.
 HOLD_CHANGES = 2
 
 #: The six faces, in the order of the dice roll card; a rolled ``k`` (1-6) is FACES[k-1].
 FACES = ("doubloon", "x", "jolly", "cutlass", "plank", "shield")
 FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly Roger",
               "cutlass": "Cutlass", "plank": "Walk the Plank", "shield": "Shield"}
-#: Names that fit an OLED choice label, and one-character codes for a dice line.
-FACE_LABELS = {"doubloon": "Doubloon", "x": "X Marks", "jolly": "Jolly Rgr",
-               "cutlass": "Cutlass", "plank": "Plank", "shield": "Shield"}
+#: Hand-made forms for a 21-column screen, and one-character codes for the dice line.
+FACE_SHORT = {**FACE_NAMES, "x": "X Marks", "plank": "Plank"}
 FACE_CODES = {"doubloon": "$", "x": "X", "jolly": "J", "cutlass": "C", "plank": "P",
               "shield": "S"}
-#: Effects in the seed's DICE ROLLS order (B2); steals are one per stolen Doubloon.
+#: Effects in the dice roll card's order (B2); a Jolly Roger steals one Doubloon at a time.
 SINGLE_ORDER = ("doubloon", "x", "jolly", "cutlass", "plank", "shield")
 COMBO_ORDER = ("mutiny", "shipwreck", "curse")
 #: Causes of death that are the roller's doing, and so earn Captain's Plunder (B5).
 PLUNDER_CAUSES = ("cutlass", "mutiny", "curse")
 
-#: What a view copies: plain values, then flat lists.
-VIEW_SCALARS = ("seats", "treasure", "war_chest", "locker", "turn", "roller", "phase",
-                "rolls", "winner", "reason")
-VIEW_LISTS = ("lives", "shields", "doubloons", "dice", "held")
-
-#: Steps of a turn.
+#: The steps of a turn, kept in ``state["step"]``.
 ROLLING = "rolling"        # some dice await their faces (chance, or entry at the table)
 DECIDING = "deciding"      # the roller holds dice, rolls again or stops
 TARGETING = "targeting"    # resolution waits for the roller to pick a pirate
-OVER = "over"
+OVER = "over"              # not a step of the table below: nobody acts
 
+#: What a view copies: plain values, then flat lists.
+VIEW_SCALARS = ("seats", "treasure", "war_chest", "locker", "turn", "roller", "step",
+                "rolls", "winner", "reason")
+VIEW_LISTS = ("lives", "shields", "doubloons", "dice", "held")
+
+# -- spec and options --------------------------------------------------------------------
+
+#: Rules version 1: the recorded actions are the same as ever (only the name of the step
+#: in the state changed, and states are rebuilt from actions), so old journals replay.
 SPEC = GameSpec(
     GAME_ID, "Booty Dice", 2, 6,
     (
@@ -110,16 +97,59 @@ SPEC = GameSpec(
 )
 
 
+# -- who acts in each step, and what they may do -----------------------------------------
+
+def _the_roller(state: State) -> list[Actor]:
+    return [state["roller"]]
+
+
+def _who_rolls(state: State) -> list[Actor]:
+    """Chance rolls the companion's dice; with table dice the roller enters the faces."""
+    return [CHANCE] if state["options"]["dice"] == "companion" else [state["roller"]]
+
+
+def _roll_dice(state: State, chance: Chance) -> Action:
+    """Chance: a face for every die that is not held."""
+    count = state["dice"].count(None)
+    return {"type": "dice", "faces": [FACES[k - 1] for k in chance.roll(6, count)]}
+
+
+def _faces(state: State, seat: Actor) -> list[dict[str, Any]]:
+    return [{"face": face} for face in FACES]
+
+
+def _holds(state: State, seat: Actor) -> list[dict[str, Any]]:
+    return [{"die": index + 1} for index in range(DICE)
+            if state["changes"][index] < HOLD_CHANGES]
+
+
+def _free_dice_to_roll(state: State, seat: Actor) -> list[dict[str, Any]]:
+    return [] if all(state["held"]) else [{}]
+
+
+def _cutlass_targets(state: State, seat: Actor) -> list[dict[str, Any]]:
+    return [{"seat": s} for s in _targets(state)] if _head(state) == "cutlass" else []
+
+
+def _steal_targets(state: State, seat: Actor) -> list[dict[str, Any]]:
+    return [{"seat": s} for s in _targets(state)] if _head(state) == "steal" else []
+
+
 # -- the game ----------------------------------------------------------------------------
 
 class BootyDice(Game):
     """The rules of Booty Dice over plain JSON state (see the module docstring)."""
 
     spec = SPEC
-    action_types = frozenset({"dice", "enter", "hold", "roll", "stop", "attack", "steal"})
     has_secrets = False
+    steps = {
+        ROLLING: Step(who=_who_rolls, moves={"enter": _faces}, chance={"dice": _roll_dice}),
+        DECIDING: Step(who=_the_roller, moves={"hold": _holds, "roll": _free_dice_to_roll,
+                                               "stop": always}),
+        TARGETING: Step(who=_the_roller, moves={"attack": _cutlass_targets,
+                                                "steal": _steal_targets}),
+    }
 
-    # -- setup and flow -------------------------------------------------------------
     def setup(self, seats: int, options: dict[str, Any]) -> State:
         """Every pirate with 5 Doubloons and 10 Lives; the first roll is due."""
         first = options["first_seat"] - 1
@@ -139,7 +169,7 @@ class BootyDice(Game):
             "locker": 0,
             "turn": 0,
             "roller": first,
-            "phase": ROLLING,
+            "step": ROLLING,
             "dice": [None] * DICE,
             "held": [False] * DICE,
             "changes": [0] * DICE,
@@ -155,41 +185,9 @@ class BootyDice(Game):
         _start_turn(state, first)
         return state
 
-    def chance_action(self, state: State, chance: Chance) -> Action | None:
-        """Roll the dice that are not held, when the companion does the rolling."""
-        if state["phase"] != ROLLING or state["options"]["dice"] != "companion":
-            return None
-        count = state["dice"].count(None)
-        return {"type": "dice", "faces": [FACES[k - 1] for k in chance.roll(6, count)]}
-
-    def acting(self, state: State) -> list[Actor]:
-        """Only the roller ever acts (chance rolls the companion's dice)."""
-        if state["phase"] == OVER:
-            return []
-        if state["phase"] == ROLLING and state["options"]["dice"] == "companion":
-            return []
-        return [state["roller"]]
-
-    def step(self, state: State) -> str:
-        return state["phase"]
-
-    def legal_actions(self, state: State, actor: Actor) -> list[Action]:
-        """The roller's choices: a face to enter, holds/roll/stop, or a target."""
-        if actor not in self.acting(state):
-            return []
-        phase = state["phase"]
-        if phase == ROLLING:
-            return [{"type": "enter", "face": face} for face in FACES]
-        if phase == DECIDING:
-            return _deciding_actions(state)
-        kind = "attack" if state["queue"][0]["kind"] == "cutlass" else "steal"
-        return [{"type": kind, "seat": seat} for seat in _targets(state)]
-
     # -- moves ------------------------------------------------------------------------
     def move_dice(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Chance: the faces of the dice that were rolled, in die order."""
-        if actor != CHANCE:
-            raise ActionRejected("not_chance", "only the companion's dice roll themselves")
         for face in action["faces"]:
             _fill_die(state, face)
         _after_roll(state)
@@ -201,7 +199,7 @@ class BootyDice(Game):
             _after_roll(state)
 
     def move_hold(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
-        """Hold a die (keep it out of the next roll), or release it."""
+        """Hold a die (keep it out of the next roll), or free it."""
         index = action["die"] - 1
         state["held"][index] = not state["held"][index]
         state["changes"][index] += 1
@@ -211,7 +209,7 @@ class BootyDice(Game):
         state["dice"] = [face if held else None
                          for face, held in zip(state["dice"], state["held"])]
         state["rolls"] += 1
-        state["phase"] = ROLLING
+        state["step"] = ROLLING
 
     def move_stop(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Stop rolling and resolve the dice."""
@@ -229,7 +227,6 @@ class BootyDice(Game):
         _steal(state, action["seat"])
         _advance(state)
 
-    # -- the end ----------------------------------------------------------------------
     def result(self, state: State) -> Result | None:
         """The winner (first to 25 Doubloons, or last alive); scores are Doubloons."""
         if state["winner"] is None:
@@ -240,49 +237,6 @@ class BootyDice(Game):
             reason=state["reason"],
             details={"lives": list(state["lives"]), "shields": list(state["shields"])},
         )
-
-    # -- views --------------------------------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """Everything is public: every viewer gets the same allow-listed copy."""
-        out: dict[str, Any] = {key: state[key] for key in VIEW_SCALARS}
-        for key in VIEW_LISTS:
-            out[key] = list(state[key])
-        # Events and queued effects are flat dicts of plain values: one level suffices
-        # (and a view is built often enough for deepcopy to show in profiles).
-        for key in ("queue", "events"):
-            out[key] = [dict(item) for item in state[key]]
-        last = state["last_roll"]
-        out["last_roll"] = {"seat": last["seat"], "dice": list(last["dice"])} if last else None
-        out["options"] = dict(state["options"])
-        out["alive"] = [lives > 0 for lives in state["lives"]]
-        return out
-
-    def display(self, view: dict[str, Any], seat: int) -> Display:
-        """The seat's screen: see :func:`seat_display`."""
-        return seat_display(view, seat)
-
-    # -- the table display ---------------------------------------------------------
-    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        """Whose turn, the standings and the supplies, from the public view."""
-        state, names = view["state"], view["names"]
-        roller = state["roller"]
-        if view.get("result"):
-            headline = view["result"]["reason"] or "Game over"
-        else:
-            headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
-        lines = [f"{names[s]}: {state['lives'][s]} lives, {state['shields'][s]} shields"
-                 + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
-        treasure = "endless" if state["treasure"] is None else state["treasure"]
-        chest = "endless" if state["war_chest"] is None else state["war_chest"]
-        lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
-        return {"headline": headline, "turn": [] if view.get("result") else [roller],
-                "scores": list(state["doubloons"]), "score_label": "Doubloons",
-                "lines": lines}
-
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        """Nothing is hidden, so there is nothing to draw again: an unchanged copy
-        (through JSON, which is exact for this plain state and faster than deepcopy)."""
-        return json.loads(json.dumps(state))
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound on one match's actions.
@@ -296,22 +250,66 @@ class BootyDice(Game):
         per_turn = DICE * MAX_ROLLS + MAX_ROLLS + 2 * DICE * HOLD_CHANGES + 2 * DICE
         return 100 * seats * per_turn
 
+    # -- what each viewer may see -----------------------------------------------------
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """Everything is public: every viewer gets the same allow-listed copy."""
+        out: dict[str, Any] = {key: state[key] for key in VIEW_SCALARS}
+        for key in VIEW_LISTS:
+            out[key] = list(state[key])
+        # Events and queued effects are flat dicts of plain values: one level suffices
+        # (and a view is built often enough for a deep copy to show in profiles).
+        for key in ("queue", "events"):
+            out[key] = [dict(item) for item in state[key]]
+        last = state["last_roll"]
+        out["last_roll"] = {"seat": last["seat"], "dice": list(last["dice"])} if last else None
+        out["options"] = dict(state["options"])
+        out["alive"] = [lives > 0 for lives in state["lives"]]
+        return out
+
+    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
+        """Nothing is hidden, so nothing is drawn again: an unchanged copy."""
+        return clone(state)
+
+    # -- what a seat and the table show -----------------------------------------------
+    def display(self, view: dict[str, Any], seat: int) -> Display:
+        """The seat's screen: see :func:`seat_display`."""
+        return seat_display(view, seat)
+
+    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Whose turn, the standings and the supplies, from the public view."""
+        state, names = view["state"], view["names"]
+        roller = state["roller"]
+        if view.get("result"):
+            headline = view["result"]["reason"] or "Game over"
+        else:
+            headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
+        lines = [f"{names[s]}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
+                 f"{kit.plural(state['shields'][s], 'Shield')}"
+                 + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
+        treasure = "endless" if state["treasure"] is None else state["treasure"]
+        chest = "endless" if state["war_chest"] is None else state["war_chest"]
+        lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
+        return {"headline": headline, "turn": [] if view.get("result") else [roller],
+                "scores": list(state["doubloons"]), "score_label": "Doubloons",
+                "lines": lines}
+
     def describe(self, action: Action, names: list[str]) -> str:
-        """A short label of an action for a log line."""
+        """An action in words, for a log line."""
         kind = action["type"]
         if kind == "dice":
             return "rolled " + " ".join(FACE_CODES[f] for f in action["faces"])
         if kind == "enter":
             return f"entered {FACE_NAMES[action['face']]}"
         if kind == "hold":
-            return f"hold/release die {action['die']}"
-        if kind in ("attack", "steal"):
-            word = "attack" if kind == "attack" else "steal from"
-            return f"{word} {names[action['seat']]}"
+            return f"hold or free die {action['die']}"
+        if kind == "attack":
+            return f"attack {kit.seat_name(names, action['seat'])}"
+        if kind == "steal":
+            return f"steal from {kit.seat_name(names, action['seat'])}"
         return {"roll": "roll again", "stop": "stop and resolve"}.get(kind, kind)
 
 
-# -- turn helpers ----------------------------------------------------------------------
+# -- a turn ------------------------------------------------------------------------------
 
 def _start_turn(state: State, roller: int) -> None:
     """A fresh turn: all six dice are rolled (or entered) at once."""
@@ -322,10 +320,11 @@ def _start_turn(state: State, roller: int) -> None:
     state["changes"] = [0] * DICE
     state["rolls"] = 1
     state["queue"] = []
-    state["phase"] = ROLLING
+    state["step"] = ROLLING
 
 
 def _fill_die(state: State, face: str) -> None:
+    # Listed entries are checked by the engine; this guards recorded chance outcomes.
     if face not in FACES:
         raise ActionRejected("bad_face", f"a Booty Die has no face {face!r}")
     state["dice"][state["dice"].index(None)] = face
@@ -337,27 +336,17 @@ def _after_roll(state: State) -> None:
     if state["rolls"] >= MAX_ROLLS:
         _begin_resolution(state)
     else:
-        state["phase"] = DECIDING
+        state["step"] = DECIDING
 
 
-def _deciding_actions(state: State) -> list[Action]:
-    actions: list[Action] = [
-        {"type": "hold", "die": index + 1} for index in range(DICE)
-        if state["changes"][index] < HOLD_CHANGES]
-    if not all(state["held"]):
-        actions.append({"type": "roll"})
-    actions.append({"type": "stop"})
-    return actions
+def _alive(state: State, seat: int) -> bool:
+    return state["lives"][seat] > 0
 
 
-def _next_alive(state: State, seat: int) -> int:
-    """The next pirate clockwise (seat order) who still has Lives."""
-    seats = state["seats"]
-    for step in range(1, seats + 1):
-        other = (seat + step) % seats
-        if state["lives"][other] > 0:
-            return other
-    return seat
+def _others(state: State) -> list[int]:
+    """Every other pirate still alive, clockwise from the roller's left."""
+    return [seat for seat in kit.clockwise(state["seats"], state["roller"])
+            if _alive(state, seat)]
 
 
 def _end_turn(state: State) -> None:
@@ -365,10 +354,11 @@ def _end_turn(state: State) -> None:
     if not state["options"]["win_at_once"] and state["doubloons"][roller] >= WIN_DOUBLOONS:
         _win(state, roller, f"{WIN_DOUBLOONS} Doubloons")
         return
-    _start_turn(state, _next_alive(state, roller))
+    _start_turn(state, kit.next_seat(state["seats"], roller,
+                                     skip=lambda seat: not _alive(state, seat)))
 
 
-# -- resolution ------------------------------------------------------------------------
+# -- resolution --------------------------------------------------------------------------
 
 def resolution_queue(dice: list[str], consume: bool, order: str) -> list[dict[str, Any]]:
     """The effects of a final roll, in resolution order (B1, B2).
@@ -414,42 +404,48 @@ def _begin_resolution(state: State) -> None:
     _advance(state)
 
 
+def _head(state: State) -> str | None:
+    """The kind of the effect resolving now (None when the queue is empty)."""
+    return state["queue"][0]["kind"] if state["queue"] else None
+
+
 def _targets(state: State) -> list[int]:
-    """Who the effect at the head of the queue may hit (cutlass or steal)."""
-    roller, kind = state["roller"], state["queue"][0]["kind"]
+    """Who the effect at the head of the queue may hit: any other living pirate for a
+    Cutlass, one who still has a Doubloon for a steal."""
+    steal = _head(state) == "steal"
     return [seat for seat in range(state["seats"])
-            if seat != roller and state["lives"][seat] > 0
-            and (kind == "cutlass" or state["doubloons"][seat] > 0)]
+            if seat != state["roller"] and _alive(state, seat)
+            and not (steal and state["doubloons"][seat] == 0)]
 
 
 def _advance(state: State) -> None:
     """Resolve effects until one needs the roller's pick, the game ends or the turn does.
 
     A pick with a single possible pirate is made here; with none it lapses."""
-    while state["queue"] and state["phase"] != OVER:
-        effect = state["queue"][0]
-        if effect["kind"] in ("cutlass", "steal"):
+    while state["queue"] and state["step"] != OVER:
+        kind = _head(state)
+        if kind in ("cutlass", "steal"):
             targets = _targets(state)
             if len(targets) > 1:
-                state["phase"] = TARGETING
+                state["step"] = TARGETING
                 return
             state["queue"].pop(0)
             if targets:
-                (_cutlass if effect["kind"] == "cutlass" else _steal)(state, targets[0])
+                (_cutlass if kind == "cutlass" else _steal)(state, targets[0])
             else:
-                _event(state, "lapse", state["roller"], effect=effect["kind"])
+                _event(state, "lapse", state["roller"], effect=kind)
         else:
-            state["queue"].pop(0)
-            EFFECTS[effect["kind"]](state, effect)
-        if state["lives"][state["roller"]] == 0:
-            # A roller who walked the plank to death resolves nothing more.
+            EFFECTS[kind](state, state["queue"].pop(0))
+        if not _alive(state, state["roller"]):
+            # B8: a roller who loses their last Life is out at once; the rest of their
+            # dice do nothing.
             state["queue"] = []
-    if state["phase"] != OVER:
+    if state["step"] != OVER:
         _end_turn(state)
 
 
 def _event(state: State, kind: str, seat: int, **more: Any) -> None:
-    state["events"].append({"kind": kind, "seat": seat, **more})
+    kit.log_event(state["events"], kind, seat=seat, **more)
 
 
 def _take_from(state: State, supply: str, wanted: int) -> int:
@@ -488,12 +484,13 @@ def _lose_lives(state: State, seat: int, amount: int, cause: str) -> None:
     state["lives"][seat] -= lost
     state["locker"] += lost
     _event(state, "life", seat, n=lost, cause=cause)
-    if state["lives"][seat] == 0:
+    if not _alive(state, seat):
         _eliminate(state, seat, cause)
 
 
 def _eliminate(state: State, seat: int, cause: str) -> None:
-    """A pirate is out: Captain's Plunder (B5) or back to the Buried Treasure."""
+    """A pirate is out: Captain's Plunder (B5) or back to the Buried Treasure; their
+    Shields go back to the War Chest."""
     roller = state["roller"]
     gold, state["doubloons"][seat] = state["doubloons"][seat], 0
     _give_to(state, "war_chest", state["shields"][seat])
@@ -504,24 +501,17 @@ def _eliminate(state: State, seat: int, cause: str) -> None:
         _gain(state, gold)
     else:
         _give_to(state, "treasure", gold)
-    alive = [s for s in range(state["seats"]) if state["lives"][s] > 0]
-    if len(alive) == 1 and state["phase"] != OVER:
+    alive = [s for s in range(state["seats"]) if _alive(state, s)]
+    if len(alive) == 1 and state["step"] != OVER:
         _win(state, alive[0], "last pirate alive")
 
 
 def _win(state: State, seat: int, reason: str) -> None:
     state["winner"] = seat
     state["reason"] = reason
-    state["phase"] = OVER
+    state["step"] = OVER
     state["queue"] = []
     _event(state, "win", seat, reason=reason)
-
-
-def _others(state: State) -> list[int]:
-    """Every other pirate still alive, clockwise from the roller's left."""
-    seats, roller = state["seats"], state["roller"]
-    order = [(roller + step) % seats for step in range(1, seats)]
-    return [seat for seat in order if state["lives"][seat] > 0]
 
 
 def _doubloon(state: State, effect: dict[str, Any]) -> None:
@@ -563,7 +553,7 @@ def _shield(state: State, effect: dict[str, Any]) -> None:
 def _mutiny(state: State, effect: dict[str, Any]) -> None:
     """Every other pirate loses Lives; Shields do not help."""
     for seat in _others(state):
-        if state["phase"] == OVER:
+        if state["step"] == OVER:
             return
         _lose_lives(state, seat, effect["n"], "mutiny")
 
@@ -574,12 +564,12 @@ def _shipwreck(state: State, effect: dict[str, Any]) -> None:
 
 
 def _curse(state: State, effect: dict[str, Any]) -> None:
-    """Lives first, then Doubloons (the card's order): a victim it kills is plundered."""
+    """B9: Lives first, then Doubloons, so a pirate it kills is plundered whole (B5)."""
     for seat in _others(state):
-        if state["phase"] == OVER:
+        if state["step"] == OVER:
             return
         _lose_lives(state, seat, CURSE_LIVES, "curse")
-        if state["lives"][seat] > 0:
+        if _alive(state, seat):
             _pay(state, seat, CURSE_DOUBLOONS)
 
 
@@ -588,10 +578,42 @@ EFFECTS = {"doubloon": _doubloon, "x": _x, "plank": _plank, "shield": _shield,
            "mutiny": _mutiny, "shipwreck": _shipwreck, "curse": _curse}
 
 
-# -- views and display -----------------------------------------------------------------
+# -- what a seat shows -------------------------------------------------------------------
+
+def _out(event: dict[str, Any], names: list[str]) -> str:
+    who = kit.seat_name(names, event["seat"])
+    if event["to"] is None:
+        return f"{who} is out"
+    return f"{who} is out: {kit.seat_name(names, event['to'])} takes {event['n']}"
+
+
+def _lapse(event: dict[str, Any], names: list[str]) -> str:
+    what = "Cutlass finds nobody" if event["effect"] == "cutlass" else "steal finds no gold"
+    return f"{kit.seat_name(names, event['seat'])}'s {what}"
+
+
+#: Resolution events in words (``kit.word``): the roller's take, payments, steals ...
+EVENT_TEXTS: dict[str, Any] = {
+    "take": "{seat} takes {n} Doubloon{s}",
+    "pay": "{seat} pays {n} Doubloon{s}",
+    "steal": "{seat} steals a Doubloon from {source}",
+    "shield_lost": "{seat} loses a Shield",
+    "life": lambda e, names: f"{kit.seat_name(names, e['seat'])} loses "
+                             + kit.plural(e["n"], "Life", "Lives"),
+    "shield": "{seat} takes {n} Shield{s}",
+    "out": _out,
+    "lapse": _lapse,
+    "win": "{seat} wins!",
+}
+
+
+def event_text(event: dict[str, Any], names: list[str]) -> str:
+    """One resolution event in words."""
+    return kit.word(event, names, EVENT_TEXTS)
+
 
 def dice_line(view: dict[str, Any]) -> str:
-    """The six dice in 21 characters: ``[C]`` is held, ``?`` awaits its face."""
+    """The six dice in 18 columns: ``[C]`` is held, ``?`` awaits its face."""
     cells = []
     for face, held in zip(view["dice"], view["held"]):
         code = FACE_CODES[face] if face else "?"
@@ -600,88 +622,81 @@ def dice_line(view: dict[str, Any]) -> str:
 
 
 def stats(view: dict[str, Any], seat: int) -> str:
-    """``L10 S0 $5``: a pirate's Lives, Shields and Doubloons."""
+    """``L10 S0 $5``: a pirate's Lives, Shields and Doubloons, made for a small screen."""
     if view["lives"][seat] == 0:
         return "out"
     return f"L{view['lives'][seat]} S{view['shields'][seat]} ${view['doubloons'][seat]}"
 
 
-def event_text(event: dict[str, Any], names: list[str]) -> str:
-    """One resolution event as a short sentence."""
-    who, n, kind = names[event["seat"]], event.get("n", 0), event["kind"]
-    texts = {
-        "take": f"{who} takes {n} gold",
-        "pay": f"{who} pays {n} gold",
-        "steal": f"{who} steals {n} from {names[event.get('source', 0)]}",
-        "shield_lost": f"{who} loses a Shield",
-        "life": f"{who} loses {n} {'Life' if n == 1 else 'Lives'}",
-        "shield": f"{who} takes {n} {'Shield' if n == 1 else 'Shields'}",
-        "out": f"{who} is out",
-        "lapse": f"{who}: {event.get('effect', '')} lapses",
-        "win": f"{who} wins!",
-    }
-    return texts[kind]
-
-
-def _choice_label(action: Action, view: dict[str, Any], names: list[str]) -> str:
+def choice(action: Action, view: dict[str, Any], names: list[str]) -> Choice:
+    """One of the roller's decisions in full words (and a short form where the face or
+    the name would not fit a 21-column screen)."""
     kind = action["type"]
     if kind == "enter":
-        return f"Enter {FACE_LABELS[action['face']]}"
+        die, face = view["dice"].index(None) + 1, action["face"]
+        return Choice(f"Die {die} shows {FACE_NAMES[face]}", action,
+                      short=f"Die {die}: {FACE_SHORT[face]}")
     if kind == "hold":
-        index = action["die"] - 1
-        verb = "Free" if view["held"][index] else "Hold"
-        return f"{verb} {action['die']} {FACE_LABELS[view['dice'][index]]}"
+        die = action["die"]
+        verb = "Free" if view["held"][die - 1] else "Hold"
+        face = view["dice"][die - 1]
+        return Choice(f"{verb} die {die} ({FACE_NAMES[face]})", action,
+                      short=f"{verb} {die} {FACE_SHORT[face]}")
     if kind == "roll":
         free = view["held"].count(False)
-        return f"Roll {free} {'die' if free == 1 else 'dice'}"
+        return Choice(f"Roll {kit.plural(free, 'die', 'dice')}", action)
     if kind == "stop":
-        return "Stop & resolve"
-    word = "Attack" if kind == "attack" else "Steal"
-    return f"{word} {names[action['seat']]}"[:18]
+        return Choice("Stop and resolve", action)
+    name = kit.seat_name(names, action["seat"])
+    if kind == "attack":
+        return Choice(f"Attack {name}", action)
+    return Choice(f"Steal a Doubloon from {name}", action, short=f"Rob {name}")
 
 
 def _roller_hint(view: dict[str, Any]) -> str:
-    phase = view["phase"]
-    if phase == ROLLING:
+    step = view["step"]
+    if step == ROLLING:
         return f"Enter die {view['dice'].index(None) + 1}"
-    if phase == DECIDING:
+    if step == DECIDING:
         return "Hold, roll or stop"
-    if view["queue"] and view["queue"][0]["kind"] == "cutlass":
-        return "Cutlass: who?"
-    return "Jolly Roger: whose $?"
+    if _head(view) == "cutlass":
+        return "Cutlass: attack whom?"
+    return "Jolly Roger: rob whom?"
 
 
 def _watcher_hint(view: dict[str, Any], names: list[str]) -> str:
     """What a pirate who is not rolling reads: the roller's pick, or the latest event."""
-    if view["phase"] == TARGETING:
+    if view["step"] == TARGETING:
         return "Picking a target"
     events = view["events"]
-    return event_text(events[-1], names)[:21] if events else ""
+    return event_text(events[-1], names) if events else ""
 
 
 def seat_display(view: dict[str, Any], seat: int) -> Display:
     """The seat's screen from its engine view (everything in it is public).
 
-    The roller sees the dice, the roll count and their choices; another pirate sees
-    whose turn it is, the dice and their own Lives/Shields/Doubloons. Holding select
-    shows every pirate's standing."""
+    The roller sees the dice, the roll count and their choices, all at one menu level:
+    grouping the holds would cost presses (docs/games/booty-dice.md counts them).
+    Another pirate sees whose turn it is, the dice and their own Lives, Shields and
+    Doubloons. Holding select shows every pirate's standing."""
     state, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
-    summary = tuple(f"{names[s][:12]} {stats(state, s)}" for s in range(state["seats"]))
-    if state["phase"] == OVER:
-        return Display(title="Game over", led="off", private=summary, lines=(
-            f"Winner: {names[state['winner']]}"[:21], state["reason"][:21],
-            f"You {stats(state, seat)}"[:21]))
+    standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
+                      for s in range(state["seats"]))
+    mine = f"You {stats(state, seat)}"
+    if state["step"] == OVER:
+        return Display(title="Game over", private=standings, lines=(
+            f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"], mine))
     roller = state["roller"]
     if seat == roller:
-        title = f"Your turn {state['rolls']}/{MAX_ROLLS}"
-        lines = (dice_line(state), f"You {stats(state, seat)}"[:21], _roller_hint(state))
+        title = f"Your roll {state['rolls']} of {MAX_ROLLS}"
+        hint = _roller_hint(state)
     else:
-        title = f"{names[roller]}'s turn"[:20]
-        lines = (dice_line(state), f"You {stats(state, seat)}"[:21], _watcher_hint(state, names))
-    choices = tuple(Choice(_choice_label(a, state, names), a) for a in legal)
-    return Display(title=title[:20], lines=lines, choices=choices, private=summary,
-                   led="on" if legal else "off")
+        title = f"{kit.seat_name(names, roller)}'s turn"
+        hint = _watcher_hint(state, names)
+    return Display(title=title, lines=(dice_line(state), mine, hint),
+                   choices=tuple(choice(action, state, names) for action in legal),
+                   private=standings, led="on" if legal else "off")
 
 
 GAME = BootyDice()

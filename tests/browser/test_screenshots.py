@@ -44,14 +44,14 @@ def booty_dice_turns(table, turns: int) -> None:
         holds = [a for a in legal if a["type"] == "hold"
                  and state["dice"][a["die"] - 1] in ("doubloon", "shield")
                  and not state["held"][a["die"] - 1]]
-        if state["phase"] == "deciding" and state["rolls"] == 1 and holds:
+        if state["step"] == "deciding" and state["rolls"] == 1 and holds:
             table.submit(seat, holds[0])
             continue
         if done == turns:
             return
-        if state["phase"] == "deciding" and state["rolls"] == 1:
+        if state["step"] == "deciding" and state["rolls"] == 1:
             table.submit(seat, {"type": "roll"})
-        elif state["phase"] == "deciding":
+        elif state["step"] == "deciding":
             table.submit(seat, {"type": "stop"})
             done += 1
         else:

@@ -1,4 +1,4 @@
-"""Booty Dice: the rulebook's rules, its two worked examples and rulings B1-B7.
+"""Booty Dice: the rulebook's rules, its two worked examples and rulings B1-B9.
 
 Most tests use the "table" dice mode, where the roller enters each die's face, so every
 roll is exact. A turn is written as six one-letter faces: ``$`` Doubloon, ``X`` X Marks
@@ -11,9 +11,10 @@ import random
 import pytest
 
 from companion.engine import CHANCE, PUBLIC, Match
+from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games import get
-from companion.games.booty_dice import GAME, resolution_queue
+from companion.games.booty_dice import GAME, event_text, resolution_queue
 from tests.engine.contract import rejected
 
 FACE = {"$": "doubloon", "X": "x", "J": "jolly", "C": "cutlass", "P": "plank",
@@ -68,7 +69,7 @@ def test_setup_gives_every_pirate_5_doubloons_10_lives_and_fills_the_supplies(se
     assert s["doubloons"] == [5] * seats and s["lives"] == [10] * seats
     assert s["shields"] == [0] * seats
     assert s["treasure"] == 100 - 5 * seats and s["war_chest"] == 30
-    assert s["roller"] == 0 and s["phase"] == "rolling" and s["rolls"] == 1
+    assert s["roller"] == 0 and s["step"] == "rolling" and s["rolls"] == 1
 
 
 def test_first_seat_option_picks_who_goes_first_and_is_checked():
@@ -111,7 +112,7 @@ def test_held_dice_stay_and_only_the_others_are_rolled_again():
     match.apply(0, {"type": "roll"})
     s = st(match)
     assert s["dice"] == ["doubloon", None, "jolly", None, None, None]
-    assert s["rolls"] == 2 and s["phase"] == "rolling"
+    assert s["rolls"] == 2 and s["step"] == "rolling"
     enter(match, "SSSS")
     assert st(match)["dice"] == ["doubloon", "shield", "jolly", "shield", "shield", "shield"]
     # Holds carry over to the next roll until released.
@@ -160,7 +161,7 @@ def test_after_the_third_roll_the_dice_resolve_by_themselves():
 def test_companion_dice_are_rolled_by_chance_and_rerolls_keep_held_dice():
     match = Match.create(GAME, 3, {"dice": "companion"}, seed="booty")
     s = st(match)
-    assert s["phase"] == "deciding" and None not in s["dice"]
+    assert s["step"] == "deciding" and None not in s["dice"]
     assert match.legal_actions(0)[-2:] == [{"type": "roll"}, {"type": "stop"}]
     assert rejected(match, 0, {"type": "enter", "face": "shield"}) == "not_now"
     kept = s["dice"][:2]
@@ -459,6 +460,8 @@ def test_captains_plunder_after_a_cutlass_kill():
 
 
 def test_captains_plunder_after_a_curse_kill_comes_before_the_payment():
+    """B9: the Curse takes Lives first, then Doubloons: a pirate it kills is plundered
+    whole, one it leaves alive pays."""
     match = _seat_two_at_four_lives()
     turn(match, "$XJCPS")                    # seats 1, 2: -2 Lives, -5 Doubloons
     assert st(match)["lives"] == [10, 4, 2] and st(match)["doubloons"] == [5, 0, 0]
@@ -472,6 +475,8 @@ def test_captains_plunder_after_a_curse_kill_comes_before_the_payment():
 
 
 def test_a_roller_who_walks_the_plank_to_death_stops_and_loses_the_gold():
+    """B8: the roller is out at the Plank that takes their last Life; their later dice
+    (here two Shields) do nothing."""
     match = new(3)
     turn(match, "PPPPPP")                    # seats 1, 2 -> 6 Lives
     turn(match, "PPPPPP")                    # seat 1: seats 0 -> 6, 2 -> 2
@@ -486,6 +491,21 @@ def test_a_roller_who_walks_the_plank_to_death_stops_and_loses_the_gold():
     assert roller(match) == 1
     turn(match, "SSSSSS")
     assert roller(match) == 0                # seat 2 is out and skipped
+
+
+def test_a_roller_killed_by_a_plank_resolves_nothing_more_not_even_a_combo():
+    """B8 with combos_consume off: the Planks of a Mutiny resolve one by one first; the
+    one that takes the roller's last Life ends their dice, so the Mutiny never comes."""
+    match = new(3, combos_consume=False)
+    for faces in ("SSSSSS", "SSSSSS", "PPPPPP", "SSSSSS", "SSSSSS", "PPSSSS",
+                  "$$$$$$", "$$$$$$"):
+        turn(match, faces)
+    s = st(match)
+    assert s["lives"] == [6, 6, 2] and roller(match) == 2
+    turn(match, "PPPSSS")
+    s = st(match)
+    assert s["lives"] == [6, 6, 0] and kinds(match) == ["life", "life", "out"]
+    assert s["shields"][2] == 0 and match.result() is None and roller(match) == 0
 
 
 # -- the end (B6) ---------------------------------------------------------------------------
@@ -578,12 +598,15 @@ def test_the_roller_sees_dice_and_choices_the_others_whose_turn_it_is():
     enter(match, "$CJPSX")
     hold(match, 2)
     mine = match.display(0)
-    assert mine.title == "Your turn 1/3" and mine.led == "on"
+    assert mine.title == "Your roll 1 of 3" and mine.led == "on"
     assert mine.lines[0] == " $ [C] J  P  S  X "
     assert mine.lines[1] == "You L10 S0 $5"
-    labels = [c.label for c in mine.choices]
-    assert labels == ["Hold 1 Doubloon", "Free 2 Cutlass", "Hold 3 Jolly Rgr", "Hold 4 Plank",
-                      "Hold 5 Shield", "Hold 6 X Marks", "Roll 5 dice", "Stop & resolve"]
+    assert [c.label for c in mine.choices] == [
+        "Hold die 1 (Doubloon)", "Free die 2 (Cutlass)", "Hold die 3 (Jolly Roger)",
+        "Hold die 4 (Walk the Plank)", "Hold die 5 (Shield)", "Hold die 6 (X Marks the Spot)",
+        "Roll 5 dice", "Stop and resolve"]
+    assert [c.screen_label for c in mine.choices[3:6]] == [
+        "Hold 4 Plank", "Hold 5 Shield", "Hold 6 X Marks"]
     hold(match, 1, 3, 4, 5)
     assert match.display(0).choices[-2].label == "Roll 1 die"
     theirs = match.display(1)
@@ -592,43 +615,92 @@ def test_the_roller_sees_dice_and_choices_the_others_whose_turn_it_is():
     assert not any(c.secret for c in mine.choices)
 
 
-def test_display_during_targeting_and_at_the_end():
+def test_the_roller_decides_at_one_menu_level_as_few_presses_as_before():
+    """Holds, Roll and Stop sit side by side: a group for the holds would cost a press
+    to open it for every hold (docs/games/booty-dice.md counts them)."""
     match = new(3)
-    enter(match, "CSSSSS")
+    enter(match, "$CJPSX")
+    top = menu(match.display(0).choices)
+    assert len(top) == 8 and not any(item.is_group for item in top)
+
+
+def test_table_dice_are_entered_one_die_at_a_time_in_full_words():
+    match = new(3)
+    enter(match, "$C")
+    screen = match.display(0)
+    assert screen.lines[2] == "Enter die 3"
+    assert [c.label for c in screen.choices][:2] == ["Die 3 shows Doubloon",
+                                                      "Die 3 shows X Marks the Spot"]
+    assert screen.choices[1].screen_label == "Die 3: X Marks"
+
+
+def test_display_during_targeting_and_at_the_end():
+    names = ["Anne Bonny", "Calico Jack", "Mary Read"]
+    match = Match.create(GAME, 3, {"dice": "table"}, seed=7, names=names)
+    enter(match, "CJSSSS")
     match.apply(0, {"type": "stop"})
     screen = match.display(0)
-    assert screen.lines[2] == "Cutlass: who?"
-    assert [c.label for c in screen.choices] == ["Attack Seat 2", "Attack Seat 3"]
+    assert screen.lines[2] == "Jolly Roger: rob whom?"
+    assert [c.label for c in screen.choices] == ["Steal a Doubloon from Calico Jack",
+                                                 "Steal a Doubloon from Mary Read"]
+    assert [c.screen_label for c in screen.choices] == ["Rob Calico Jack", "Rob Mary Read"]
     assert match.display(1).lines[2] == "Picking a target"
+    match.apply(0, {"type": "steal", "seat": 1})
+    match.apply(0, {"type": "steal", "seat": 2})
+    screen = match.display(0)
+    assert screen.lines[2] == "Cutlass: attack whom?"
+    assert [c.label for c in screen.choices] == ["Attack Calico Jack", "Attack Mary Read"]
     match.apply(0, {"type": "attack", "seat": 2})
     watcher = match.display(2)
-    assert watcher.title == "Seat 2's turn" and watcher.lines[1] == "You L9 S0 $5"
-    assert watcher.lines[2] == "Seat 1 takes 1 Shield"       # one event per die
-    turn(match, "PPPPPP")                    # seat 1: a Mutiny of 4
-    assert match.display(0).lines[2] == "Seat 1 loses 4 Lives"  # the last one hit
-    assert match.display(0).lines[1] == "You L6 S5 $5"
-    names = ["Anne Bonny", "Calico Jack"]
-    duel = Match.create(GAME, 2, {"dice": "table"}, seed=1, names=names)
+    assert watcher.title == "Calico Jack's turn" and watcher.lines[1] == "You L9 S0 $4"
+    assert watcher.lines[2] == "Anne Bonny takes 1 Shield"      # one event per die
+    turn(match, "PPPPPP")                    # Calico Jack: a Mutiny of 4
+    assert match.display(0).lines[2] == "Anne Bonny loses 4 Lives"  # the last one hit
+    assert match.display(0).lines[1] == "You L6 S4 $7"
+    duel = Match.create(GAME, 2, {"dice": "table"}, seed=1, names=names[:2])
     for faces in ("PPPPPP", "SSSSSS", "PPPPPP", "SSSSSS", "PPPPPP"):
         turn(duel, faces)
     end = duel.display(1)
     assert end.title == "Game over" and end.lines[0] == "Winner: Anne Bonny"
+    assert end.lines[1] == "last pirate alive"
     assert end.lines[2] == "You out" and not end.choices
+    assert end.private == ("Anne Bonny L10 S0 $10", "Calico Jack out")   # plundered
 
 
-def test_screens_fit_the_oled_through_whole_games():
+def test_events_are_kept_as_data_and_worded_only_on_screen():
+    names = ["Anne", "Jack", "Mary"]
+    said = [event_text(e, names) for e in (
+        {"kind": "take", "seat": 0, "n": 2}, {"kind": "pay", "seat": 1, "n": 1},
+        {"kind": "steal", "seat": 0, "n": 1, "source": 2},
+        {"kind": "life", "seat": 2, "n": 1, "cause": "cutlass"},
+        {"kind": "out", "seat": 2, "n": 7, "to": 0},
+        {"kind": "out", "seat": 0, "n": 3, "to": None},
+        {"kind": "lapse", "seat": 1, "effect": "steal"},
+        {"kind": "lapse", "seat": 1, "effect": "cutlass"})]
+    assert said == ["Anne takes 2 Doubloons", "Jack pays 1 Doubloon",
+                    "Anne steals a Doubloon from Mary", "Mary loses 1 Life",
+                    "Mary is out: Anne takes 7", "Anne is out",
+                    "Jack's steal finds no gold", "Jack's Cutlass finds nobody"]
+    match = new(3)
+    turn(match, "$CSSSS", picks=(("attack", 1),))
+    assert all(isinstance(v, (int, str, type(None))) for e in st(match)["events"]
+               for v in e.values())
+
+
+def test_labels_keep_whole_names_through_whole_games():
+    """No label is cut: every name a choice mentions is there in full."""
+    names = [f"Captain Longname the {k}th" for k in range(6)]
     for mode in ("table", "companion"):
         for seed in range(4):
             rng = random.Random(seed)
-            match = Match.create(GAME, 6, {"dice": mode}, seed=seed,
-                                 names=[f"Captain Longname {k}" for k in range(6)])
+            match = Match.create(GAME, 6, {"dice": mode}, seed=seed, names=names)
             while not match.is_over:
                 for seat in range(6):
                     screen = match.display(seat)
-                    assert len(screen.title) <= 20 and len(screen.lines) <= 3
-                    assert all(len(line) <= 21 for line in screen.lines)
-                    assert all(len(c.label) <= 18 for c in screen.choices)
-                    assert len(screen.choices) <= 12
+                    assert len(screen.lines) <= 3 and screen.title
+                    for c in screen.choices:
+                        if "seat" in c.action:
+                            assert c.label.endswith(names[c.action["seat"]])
                 seat = match.acting()[0]
                 match.apply(seat, rng.choice(match.legal_actions(seat)))
             assert match.version <= GAME.max_actions(6, match.options)
@@ -640,5 +712,5 @@ def test_describe_names_each_action():
     assert GAME.describe({"type": "steal", "seat": 0}, names) == "steal from Anne"
     assert GAME.describe({"type": "dice", "faces": ["x", "shield"]}, names) == "rolled X S"
     assert GAME.describe({"type": "enter", "face": "plank"}, names) == "entered Walk the Plank"
-    assert GAME.describe({"type": "hold", "die": 3}, names) == "hold/release die 3"
+    assert GAME.describe({"type": "hold", "die": 3}, names) == "hold or free die 3"
     assert GAME.describe({"type": "stop"}, names) == "stop and resolve"

@@ -1,7 +1,7 @@
 // Booty Dice's own panels: the six dice and every pirate's Lives, Shields and Doubloons.
 // Everything in Booty Dice is public, so the table and the phones draw the same things
 // (companion/games/booty_dice.py view(): dice, held, lives, shields, doubloons, roller,
-// rolls, treasure, war_chest, locker, alive, phase).
+// rolls, treasure, war_chest, locker, alive, step).
 "use strict";
 
 (() => {
@@ -75,7 +75,7 @@
     for (let seat = 0; seat < (state.seats || 0); seat++) {
       const alive = state.alive ? state.alive[seat] : (state.lives || [])[seat] > 0;
       const classes = ["bd-pirate"];
-      if (seat === state.roller && state.phase !== "over") classes.push("rolling");
+      if (seat === state.roller && state.step !== "over") classes.push("rolling");
       if (!alive) classes.push("out");
       if (seat === me) classes.push("me");
       if (state.winner === seat) classes.push("winner");
