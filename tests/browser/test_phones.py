@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.engine import PUBLIC
+from companion.engine import PUBLIC, Choice, Display
 from companion.games.moon_yeti import ROLES
+from tests.engine.toy import HighCard
 from tests.browser.helpers import (
     Cable, HostClient, Live, last_payload, page_errors, payloads, touch_hold_and_tap,
     visible_text, wait_synced, wait_until,
@@ -286,3 +287,61 @@ def test_a_phone_that_drops_off_the_network_catches_up_when_it_is_back(browser, 
         assert again.locator("#seat-name").inner_text() == "Drake"
     finally:
         cable.close()
+
+
+class GroupedHighCard(HighCard):
+    """The engine's toy game with its votes filed in a group, the way the converted
+    games file their decisions: a public "Vote" group of secret targets (full labels,
+    short forms for the OLED), and one decision at the top level."""
+
+    def display(self, view, seat):
+        shown = super().display(view, seat)
+        choices = tuple(
+            Choice(f"Vote for seat {c.action['seat'] + 1}", c.action, secret=True,
+                   group=("Vote",), short=f"Seat {c.action['seat'] + 1}")
+            if c.action["type"] == "vote" else Choice("Bump the counter", c.action)
+            for c in shown.choices)
+        return Display(title=shown.title, choices=choices, private=shown.private)
+
+
+def test_a_phone_opens_a_group_of_choices_goes_back_and_acts_inside_it(browser, serve):
+    live = serve(seats=4)
+    live.table.start(GroupedHighCard(), 4, names=NAMES)
+    phone = live.phone(browser, 0)
+    wait_synced(phone, live, 0)
+    lines = phone.locator("#choices .choice")
+    assert lines.count() == 2
+    assert lines.nth(0).locator(".choice-label").inner_text() == "Vote"
+    assert lines.nth(0).locator(".choice-count").inner_text() == "3"
+    assert lines.nth(1).inner_text().startswith("Bump the counter")
+    assert phone.locator(".choice-back").count() == 0
+
+    lines.nth(0).tap()  # the group opens in place: its three secret targets and Back
+    wait_until(lambda: phone.locator(".choice-back").count() == 1, "the group to open")
+    assert phone.locator(".choice-where").inner_text() == "Vote"
+    assert [lines.nth(n).locator(".choice-label").inner_text() for n in range(3)] == \
+        ["Hidden choice 1", "Hidden choice 2", "Hidden choice 3"]
+    phone.locator(".choice-back").tap()
+    wait_until(lambda: phone.locator(".choice-back").count() == 0, "Back to the top")
+    assert lines.nth(0).locator(".choice-label").inner_text() == "Vote"
+    assert live.table.match.view(0)["state"]["vote"]["mine"] == []  # browsing sent nothing
+
+    lines.nth(0).tap()
+    wait_until(lambda: phone.locator(".choice-back").count() == 1, "the group to open again")
+    # Holding the eye shows the full labels (never the OLED's short forms); the other
+    # hand's tap on a target votes.
+    seen: list[str] = []
+
+    def read_labels():
+        wait_until(lambda: "Vote for" in lines.nth(0).inner_text(), "the labels to show")
+        seen.extend(lines.nth(n).locator(".choice-label").inner_text() for n in range(3))
+
+    touch_hold_and_tap(phone, "#reveal-pad", "#choices .choice >> nth=1", read_labels)
+    assert seen == ["Vote for seat 2", "Vote for seat 3", "Vote for seat 4"]
+    wait_until(lambda: live.table.match.view(0)["state"]["vote"]["mine"] == [2],
+               "seat 1's vote for seat 3")
+    wait_synced(phone, live, 0)
+    assert phone.locator(".choice-back").count() == 0  # acted: back at the top
+    for word in ("select", "press"):  # OLED words never reach a phone's page
+        assert word not in visible_text(phone).lower()
+    assert not page_errors(phone)

@@ -1,4 +1,5 @@
-// The phone page of one seat: its private screen, its choices, hold-to-reveal secrets.
+// The phone page of one seat: its private screen, its choices (a menu when they come in
+// groups), hold-to-reveal secrets.
 // It draws the seat's payload (GET /api/seat/stream) and acts through POST /api/seat/act,
 // the same engine actions as the seat's buttons.
 "use strict";
@@ -64,48 +65,153 @@
 
   const keyOf = (choice) => JSON.stringify(choice.action);
 
-  // Buttons are kept while the choices stay the same (a reveal, a new payload with the
-  // same question), so a finger already on a button is never pulled out from under it.
+  // -- the menu of choices ----------------------------------------------------------------
+  // A choice may sit in a group (choice.group: the path of group names), as on the seat's
+  // own screen; the phone shows each level as a list: a group opens in place, with a
+  // Back control, and only a choice sends anything. Labels are always the full words.
+  let menuPath = [];           // the open level: group names from the top
+  let lastPointerTap = 0;      // when a finger last tapped a line (its click is the same tap)
+
+  const within = (group, path) => path.every((name, depth) => group[depth] === name);
+
+  // The lines of the level at path, in the choices' order: a choice ({choice, index,
+  // secret}) or a group ({group, count, secret}). A group below the top level is secret
+  // when every choice in it is (the top level names kinds of move, which are public).
+  function menuLevel(choices, path) {
+    const lines = [], groups = new Map(), depth = path.length;
+    choices.forEach((choice, index) => {
+      const group = choice.group || [];
+      if (group.length < depth || !within(group, path)) return;
+      if (group.length === depth) {
+        lines.push({choice, index, secret: !!choice.secret});
+        return;
+      }
+      const secret = !!choice.secret && depth > 0;
+      const name = group[depth];
+      if (groups.has(name)) {
+        const line = groups.get(name);
+        line.count += 1;
+        line.secret = line.secret && secret;
+      } else {
+        const line = {group: name, count: 1, secret};
+        groups.set(name, line);
+        lines.push(line);
+      }
+    });
+    return lines;
+  }
+
+  // Whether each name of path is a secret (hidden unless the eye is held).
+  function pathSecrets(choices, path) {
+    return path.map((name, depth) => {
+      const line = menuLevel(choices, path.slice(0, depth)).find((l) => l.group === name);
+      return !!(line && line.secret);
+    });
+  }
+
+  function openGroup(name) {
+    if (sending) return;
+    menuPath = [...menuPath, name];
+    redrawMenu();
+  }
+
+  function goBack() {
+    if (sending) return;
+    menuPath = menuPath.slice(0, -1);
+    redrawMenu();
+  }
+
+  function redrawMenu() {
+    armed = null;
+    draw();
+    const first = $("choices").querySelector("button");
+    if (first) first.focus({preventScroll: true});
+  }
+
+  // Buttons are kept while the level's lines stay the same (a reveal, a new payload with
+  // the same question), so a finger already on a button is never pulled out from under it.
   let shownKeys = "";
+  let lineButtons = [];
   function drawChoices(choices) {
     if (armed && (armed.until < Date.now() || !choices.some((c) => keyOf(c) === armed.key))) {
       armed = null;
     }
-    const holder = $("choices");
-    const keys = JSON.stringify(choices.map((c) => [c.action, !!c.secret]));
-    if (keys !== shownKeys || holder.children.length !== choices.length) {
-      shownKeys = keys;
-      fill(holder, choices.map((choice, index) => {
-        const button = el("button", {type: "button", class: "choice", dataset: {index: String(index)}},
-          el("span", {class: "choice-label"}), el("span", {class: "choice-hint"}));
-        wireChoice(button, choice);
-        return button;
-      }));
+    if (menuPath.length && !choices.some((c) => within(c.group || [], menuPath))) {
+      menuPath = [];  // that group is no longer offered: back to the top
     }
-    let hidden = 0;
-    choices.forEach((choice, index) => {
-      const button = holder.children[index];
-      const secret = !!choice.secret;
-      if (secret) hidden += 1;
-      const masked = secret && !revealed;
-      const isArmed = !!armed && armed.key === keyOf(choice);
-      button.className = "choice" + (secret ? " secret" : "") + (masked ? " masked" : "") +
-                         (isArmed ? " armed" : "");
-      button.dataset.secret = secret ? "1" : "0";
+    const holder = $("choices");
+    const lines = menuLevel(choices, menuPath);
+    const keys = JSON.stringify([menuPath, lines.map((line) =>
+      line.choice ? [line.choice.action, line.secret] : [line.group, line.secret])]);
+    if (keys !== shownKeys || (lineButtons.length && !holder.contains(lineButtons[0]))) {
+      shownKeys = keys;
+      lineButtons = lines.map((line) => lineButton(line));
+      const head = menuPath.length ? menuHead() : null;
+      fill(holder, head, lineButtons);
+    }
+    if (menuPath.length) drawMenuHead(choices);
+    let hiddenChoices = 0, hiddenGroups = 0;
+    lines.forEach((line, index) => {
+      const button = lineButtons[index];
+      const masked = line.secret && !revealed;
       button.disabled = sending;
-      button.querySelector(".choice-label").textContent = masked ? `Hidden choice ${hidden}` : choice.label;
-      const hint = isArmed ? "Tap again to choose" : masked ? "hold the eye to read" : "";
+      const label = button.querySelector(".choice-label");
       const hintNode = button.querySelector(".choice-hint");
+      let hint = "";
+      if (line.group !== undefined) {
+        if (line.secret) hiddenGroups += 1;
+        button.className = "choice choice-group" + (line.secret ? " secret" : "") +
+                           (masked ? " masked" : "");
+        label.textContent = masked ? `Hidden group ${hiddenGroups}` : line.group;
+        const inside = menuLevel(choices, [...menuPath, line.group]).length;
+        button.querySelector(".choice-count").textContent = masked ? "" : String(inside);
+        hint = masked ? "hold the eye to read" : "";
+      } else {
+        if (line.secret) hiddenChoices += 1;
+        const isArmed = !!armed && armed.key === keyOf(line.choice);
+        button.className = "choice" + (line.secret ? " secret" : "") + (masked ? " masked" : "") +
+                           (isArmed ? " armed" : "");
+        label.textContent = masked ? `Hidden choice ${hiddenChoices}` : line.choice.label;
+        hint = isArmed ? "Tap again to choose" : masked ? "hold the eye to read" : "";
+      }
+      button.dataset.secret = line.secret ? "1" : "0";
       hintNode.textContent = hint;
       hintNode.hidden = !hint;
     });
     holder.hidden = choices.length === 0;
   }
 
-  // A tap chooses. Pointer-up counts as a tap too: a second finger (while the first holds
-  // the reveal pad) gets no click event on some phones.
-  function wireChoice(button, choice) {
-    let down = null, lastPointerTap = 0;
+  function lineButton(line) {
+    const isGroup = line.group !== undefined;
+    const button = el("button", {type: "button", class: "choice",
+                                 dataset: isGroup ? {group: line.group} : {index: String(line.index)}},
+      el("span", {class: "choice-label"}), el("span", {class: "choice-hint"}),
+      isGroup ? el("span", {class: "choice-count", "aria-hidden": "true"}) : null);
+    onTap(button, isGroup ? () => openGroup(line.group) : () => choose(line.choice));
+    return button;
+  }
+
+  // Above an open group: Back, and where the player is (secret names masked).
+  function menuHead() {
+    const back = el("button", {type: "button", class: "choice-back"}, "\u2039 Back");
+    onTap(back, goBack);
+    return el("div", {class: "choice-path"}, back, el("span", {class: "choice-where"}));
+  }
+
+  function drawMenuHead(choices) {
+    const secrets = pathSecrets(choices, menuPath);
+    const where = menuPath.map((name, depth) => (secrets[depth] && !revealed ? "\u2022\u2022\u2022" : name));
+    const head = $("choices").querySelector(".choice-path");
+    head.querySelector(".choice-where").textContent = where.join(" \u203a ");
+    head.querySelector(".choice-back").disabled = sending;
+  }
+
+  // A tap acts. Pointer-up counts as a tap too: a second finger (while the first holds
+  // the reveal pad) gets no click event on some phones. The click that follows a tap is
+  // ignored on every line, not just this one: a tap that opens a group puts new lines
+  // under the finger, and the click must not land on one of them.
+  function onTap(button, act) {
+    let down = null;
     button.addEventListener("pointerdown", (event) => {
       if (event.pointerType !== "mouse") down = event.pointerId;
     });
@@ -116,12 +222,12 @@
       if (event.clientX < box.left || event.clientX > box.right ||
           event.clientY < box.top || event.clientY > box.bottom) return;
       lastPointerTap = Date.now();
-      choose(choice);
+      act();
     });
     button.addEventListener("pointercancel", () => { down = null; });
     button.addEventListener("click", () => {
       if (Date.now() - lastPointerTap < 800) return;  // the same tap, already handled
-      choose(choice);
+      act();
     });
   }
 
@@ -169,6 +275,7 @@
     const answer = await post("/api/seat/act", {action: choice.action, version: payload.version});
     sending = false;
     if (answer.ok) {
+      menuPath = [];  // the next decision starts from the top
       say("", "");
     } else if (answer.body.code === "stale") {
       say("The question changed while you chose. Look again.", "warn");
