@@ -390,3 +390,27 @@ def test_a_group_of_secrets_shows_at_rest_without_its_count(table, dealt):
     table.click(0, "select")
     table.click(0, "select")
     assert_golden(table.frame(0), "browse_in_group")
+
+
+def press_to(table, seat, index: int) -> None:
+    """Confirm choice ``index`` with the buttons alone: open each group on its path."""
+    choice = seat.display.choices[index]
+    table.click(0, "next")  # browsing: secret lines show, select acts on them
+    for name in choice.group:
+        while not (seat.menu_lines[seat.highlight].is_group
+                   and seat.menu_lines[seat.highlight].label == name):
+            table.click(0, "next")
+        table.click(0, "select")
+    while seat.menu_lines[seat.highlight].index != index:
+        table.click(0, "next")
+    table.click(0, "select")
+
+
+def test_every_choice_of_a_menu_is_reached_and_confirmed_once(table, dealt):
+    seat = dealt
+    display = pass_display(hand=(7, 9, 3))
+    seat.show(display)
+    for index, choice in enumerate(display.choices):
+        press_to(table, seat, index)
+        assert seat.actions == [choice.action] and seat.menu_path == ()
+        seat.actions.clear()
