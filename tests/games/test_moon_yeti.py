@@ -1,4 +1,4 @@
-"""Moon Yeti: every rule of the rulebook and rulings Y1-Y4, checked on exact matches.
+"""Moon Yeti: every rule of the rulebook and rulings Y1-Y6, checked on exact matches.
 
 Most tests type the time (``time_source="typed"``) so they can make a chosen role the
 Mutineer: they read that role's card and enter one of its minutes.
@@ -12,6 +12,7 @@ from datetime import datetime
 import pytest
 
 from companion.engine import PUBLIC, ActionRejected, Journal, Match
+from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games.moon_yeti import (
     BOATSWAIN, CHAPLAIN, GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT,
@@ -39,10 +40,10 @@ def roles_of(match: Match) -> dict[str, int]:
 def start(seats: int = 4, mutineer: str = HELMSMAN, seed: int = 3, **options):
     """A match in round-1 discussion whose Mutineer is the holder of ``mutineer``."""
     options.setdefault("time_source", "typed")
-    match = Match.create(GAME, seats, options, seed=seed, clock=ten_32)
+    # One match id, so twin matches played differently can be compared view for view.
+    match = Match.create(GAME, seats, options, seed=seed, clock=ten_32, match_id="moon")
     minute = state(match)["cards"][ROLES.index(mutineer)][0]
-    match.apply(0, {"type": "tens", "digit": minute // 10})
-    match.apply(0, {"type": "units", "digit": minute % 10})
+    match.apply(0, {"type": "declare", "minute": minute})
     return match, roles_of(match)
 
 
@@ -116,7 +117,8 @@ def test_options_default_to_the_rulings_and_refuse_odd_values():
     match = Match.create(GAME, 4, seed=1, clock=ten_32)
     assert match.options == {"mode": "clock", "time_source": "clock",
                              "role_seats": "random", "confession": "truthful",
-                             "change_course": "player_recasts", "jury": True}
+                             "change_course": "player_recasts", "course_as_cast": True,
+                             "jury": True}
     for bad in ({"mode": "dice"}, {"jury": 1}, {"confession": "lies"}, {"colour": "red"}):
         with pytest.raises(OptionError):
             Match.create(GAME, 4, bad, seed=1)
@@ -176,16 +178,15 @@ def test_the_minute_is_journaled_and_a_replay_never_reads_the_clock_again():
         assert again.snapshot() == match.snapshot()
 
 
-def test_a_typed_time_is_two_digits_entered_by_one_seat():
+def test_a_typed_time_is_one_whole_minute_entered_by_any_seat():
     match = Match.create(GAME, 4, {"time_source": "typed"}, seed=5, clock=ten_32)
-    assert match.legal_actions(1) == [{"type": "tens", "digit": d} for d in range(6)]
+    assert match.legal_actions(1) == [{"type": "declare", "minute": m} for m in range(60)]
     with pytest.raises(ActionRejected) as info:
-        match.apply(1, {"type": "tens", "digit": 6})
+        match.apply(1, {"type": "declare", "minute": 60})
     assert info.value.code == "bad_value"
-    match.apply(1, {"type": "tens", "digit": 4})
-    assert match.acting() == [1]
-    assert match.legal_actions(1) == [{"type": "units", "digit": d} for d in range(10)]
-    match.apply(1, {"type": "units", "digit": 7})
+    menu = match.display(1).choices
+    assert menu[47].group == ("Minute 40-49",) and menu[47].label == "Declare the time :47"
+    match.apply(1, {"type": "declare", "minute": 47})
     st = state(match)
     assert st["minute"] == 47
     assert 47 in st["cards"][ROLES.index(st["roles"][st["mutineer"]])]
@@ -393,10 +394,10 @@ def test_dead_reckoning_moves_one_cast_vote_to_another_non_navigator_target():
              if a["type"] == "reckon"}
     # Every cast vote, the Navigator's own included; never the unused second ballot.
     assert picks == {(r["B"], 0), (r["C"], 0), (r["H"], 0), (r["N"], 0)}
-    match.apply(r["N"], {"type": "reckon", "seat": r["B"], "index": 0})
     # Not onto the Navigator, not back onto the same player, not onto its caster.
-    assert match.legal_actions(r["N"]) == [{"type": "reckon_to", "target": r["H"]}]
-    match.apply(r["N"], {"type": "reckon_to", "target": r["H"]})
+    assert [a["target"] for a in match.legal_actions(r["N"])
+            if a.get("seat") == r["B"]] == [r["H"]]
+    match.apply(r["N"], {"type": "reckon", "seat": r["B"], "index": 0, "target": r["H"]})
     st = state(match)
     assert st["ballots1"][r["B"]] == [r["H"]]
     assert st["reckoning"] == {"seat": r["B"], "index": 0, "from": r["C"], "to": r["H"]}
@@ -408,10 +409,9 @@ def test_dead_reckoning_can_move_the_navigators_own_vote_and_swing_the_result():
     ready_all(match)
     cast(match, {r["B"]: [r["C"]], r["C"]: [r["H"]], r["H"]: [r["C"], None],
                  r["N"]: [r["H"]]})  # C 2, H 2
-    match.apply(r["N"], {"type": "reckon", "seat": r["N"], "index": 0})
-    targets = {a["target"] for a in match.legal_actions(r["N"])}
+    targets = {a["target"] for a in match.legal_actions(r["N"]) if a.get("seat") == r["N"]}
     assert targets == {r["B"], r["C"]}
-    match.apply(r["N"], {"type": "reckon_to", "target": r["C"]})
+    match.apply(r["N"], {"type": "reckon", "seat": r["N"], "index": 0, "target": r["C"]})
     assert state(match)["innocent"] == r["C"]
 
 
@@ -488,6 +488,9 @@ def test_bosun_knows_best_is_secret_until_the_reveal_then_he_votes_last():
 def test_a_condemned_boatswain_who_waits_casts_both_votes_last():
     match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="C", condemn="B")
     match.apply(r["B"], {"type": "bosun_wait"})
+    # His second ballot waits too, by a second press (Y6): only waiting is offered.
+    assert match.legal_actions(r["B"]) == [{"type": "bosun_wait"}]
+    match.apply(r["B"], {"type": "bosun_wait"})
     assert state(match)["vote2"]["cast"][r["B"]] == [WAIT, WAIT]
     cast(match, {r["C"]: [r["H"]], r["H"]: [r["N"]], r["N"]: [r["H"]]})
     match.apply(r["B"], {"type": "vote", "target": r["N"]})
@@ -540,7 +543,8 @@ def test_no_forgiveness_when_the_chaplain_is_the_round_one_innocent():
 
 
 def test_change_course_picks_a_player_who_did_not_vote_for_the_navigator():
-    match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B")
+    # Y5 off: judged on the ballots as Forgiveness left them (see the Y5 tests below).
+    match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B", course_as_cast=False)
     cast(match, {r["B"]: [r["H"]], r["C"]: [r["N"]], r["H"]: [r["N"]], r["N"]: [r["H"]]})
     match.apply(r["C"], {"type": "forgive", "seat": r["H"], "index": 0})
     assert match.step() == "course"
@@ -558,14 +562,46 @@ def test_change_course_picks_a_player_who_did_not_vote_for_the_navigator():
     assert match.result().reason == "An innocent sailor was found guilty"
 
 
+def test_y5_change_course_judges_the_ballots_as_first_cast_before_forgiveness():
+    match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B")
+    cast(match, {r["B"]: [r["H"]], r["C"]: [r["N"]], r["H"]: [r["N"]], r["N"]: [r["H"]]})
+    match.apply(r["C"], {"type": "forgive", "seat": r["H"], "index": 0})
+    assert state(match)["ballots2"][r["H"]] == [r["C"]]
+    assert match.view(PUBLIC)["state"]["ballots2_cast"][r["H"]] == [r["N"]]
+    # H voted for the Navigator as first cast: Forgiveness moving it does not free him.
+    players = {a["seat"] for a in match.legal_actions(r["N"]) if a["type"] == "course"}
+    assert players == {r["B"]}
+    with pytest.raises(ActionRejected) as info:
+        match.apply(r["N"], {"type": "course", "seat": r["H"]})
+    assert info.value.code == "bad_value"
+
+
+@pytest.mark.parametrize("as_cast,players", [(True, "B"), (False, "BH")])
+def test_y5_switches_who_change_course_may_pick(as_cast, players):
+    match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B", course_as_cast=as_cast)
+    cast(match, {r["B"]: [r["H"]], r["C"]: [r["N"]], r["H"]: [r["N"]], r["N"]: [r["H"]]})
+    match.apply(r["C"], {"type": "forgive", "seat": r["H"], "index": 0})
+    picked = {a["seat"] for a in match.legal_actions(r["N"]) if a["type"] == "course"}
+    assert picked == {r[letter] for letter in players}
+
+
+def test_y5_without_forgiveness_both_settings_pick_the_same_players():
+    picks = []
+    for as_cast in (True, False):
+        match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B", course_as_cast=as_cast)
+        cast(match, {r["B"]: [r["H"]], r["C"]: [r["N"]], r["H"]: [r["N"]],
+                     r["N"]: [r["H"]]})
+        match.apply(r["C"], {"type": "decline"})
+        picks.append({a["seat"] for a in match.legal_actions(r["N"]) if a["type"] == "course"})
+    assert picks[0] == picks[1] == {r["B"]}
+
+
 def test_change_course_with_the_navigator_choosing_the_new_target():
     match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B",
                              change_course="navigator_moves")
     cast(match, {r["B"]: [r["H"]], r["C"]: [r["H"]], r["H"]: [r["C"]], r["N"]: [r["H"]]})
     match.apply(r["C"], {"type": "decline"})
-    match.apply(r["N"], {"type": "course", "seat": r["C"]})
-    assert match.acting() == [r["N"]]
-    match.apply(r["N"], {"type": "recast", "index": 0, "target": r["N"]})
+    match.apply(r["N"], {"type": "course", "seat": r["C"], "index": 0, "target": r["N"]})
     assert state(match)["ballots2"][r["C"]] == [r["N"]]
     assert state(match)["guilty"] == r["H"]  # H 2, N 1, C 1
 
@@ -761,31 +797,144 @@ def test_no_view_ever_holds_another_seats_card_or_the_mutineer_before_the_end():
         _check_no_leak(match)
 
 
-def test_screens_fit_the_oled_and_keep_secrets_off_the_resting_lines():
+SECRET_MOVES = {"vote", "one_vote", "bosun_wait", "search", "confess"}
+
+
+def test_screens_name_everyone_in_full_and_keep_secrets_off_the_resting_lines():
     for seed in range(30):
         rng = random.Random(seed)
         names = [f"Sailor {'ABCDEFGH'[i]}{'x' * rng.randrange(12)}" for i in range(8)]
         seats = 4 + seed % 5
-        match = Match.create(GAME, seats, {"mode": rng.choice(["clock", "aces"])},
-                             seed=seed, names=names[:seats], clock=ten_32)
+        options = {"mode": rng.choice(["clock", "aces"]),
+                   "time_source": rng.choice(["clock", "typed"]),
+                   "change_course": rng.choice(["player_recasts", "navigator_moves"])}
+        match = Match.create(GAME, seats, options, seed=seed, names=names[:seats],
+                             clock=ten_32)
         while True:
             for seat in range(seats):
                 screen = match.display(seat)
-                assert len(screen.title) <= 20 and len(screen.lines) <= 3
-                assert all(len(line) <= 21 for line in screen.lines)
-                assert all(len(choice.label) <= 18 for choice in screen.choices)
+                assert screen.title and screen.lines
                 assert not set(screen.lines) & set(screen.private)
                 assert not any("Mutineer" in line for line in screen.lines) or match.is_over
                 assert screen.led == ("off" if not screen.choices else
                                       "blink" if match.step() in ("vote1", "vote2")
                                       else "on")
                 for choice in screen.choices:
-                    if choice.action["type"] in ("vote", "search", "confess"):
-                        assert choice.secret
+                    action = choice.action
+                    assert choice.secret == (action["type"] in SECRET_MOVES)
+                    if choice.secret:  # nothing secret in a public (top-level) group
+                        assert choice.group == ()
+                    if "target" in action:  # names in full: the screens fit them
+                        assert names[action["target"]] in choice.label
             if match.is_over:
                 break
             actor = rng.choice(match.acting())
             match.apply(actor, rng.choice(match.legal_actions(actor)))
+
+
+def test_menus_take_no_more_presses_than_the_old_steps():
+    # A typed minute: a group per tens digit, then the minute (as tens, then units).
+    match = Match.create(GAME, 4, {"time_source": "typed"}, seed=5, clock=ten_32)
+    choices = match.display(2).choices
+    top = menu(choices)
+    assert [item.label for item in top] == [f"Minute {d}0-{d}9" for d in range(6)]
+    assert all(item.is_group and item.count == 10 for item in top)
+    inner = menu(choices, ("Minute 30-39",))
+    assert [choices[item.index].action["minute"] for item in inner] == list(range(30, 40))
+    # Dead Reckoning: a group per cast vote (as the old pick), then its new target.
+    match, r = start(mutineer=BOATSWAIN)
+    ready_all(match)
+    cast(match, {r["B"]: [r["C"]], r["C"]: [r["H"]], r["H"]: [r["C"], r["C"]],
+                 r["N"]: [r["C"]]})
+    names = match.names
+    choices = match.display(r["N"]).choices
+    top = [item.label for item in menu(choices)]
+    assert f"{names[r['H']]}'s first vote for {names[r['C']]}" in top
+    assert f"{names[r['H']]}'s second vote for {names[r['C']]}" in top
+    assert f"{names[r['B']]}'s vote for {names[r['C']]}" in top
+    assert top[-1] == "Pass: move no vote"
+    inner = menu(choices, (f"{names[r['B']]}'s vote for {names[r['C']]}",))
+    assert [choices[item.index].label for item in inner] == [
+        f"Move {names[r['B']]}'s vote for {names[r['C']]} to {names[r['H']]}"]
+
+
+# -- Y6 and the secret actions: twin matches look the same to everyone else ----------
+
+def seen_by_others(match: Match, actor: int) -> dict:
+    """What the table and every seat but ``actor`` see: views, screens, the summary."""
+    out = {"public": match.view(PUBLIC), "summary": match.summary()}
+    for seat in range(match.seats):
+        if seat != actor:
+            out[seat] = (match.view(seat), match.display(seat).to_dict())
+    return out
+
+
+def at_rest(match: Match, seat: int) -> tuple:
+    """What anyone glancing at a seat's screen sees: title, lines, LED."""
+    screen = match.display(seat)
+    return screen.title, screen.lines, screen.led
+
+
+@pytest.mark.parametrize("condemned", [False, True])
+def test_y6_nobody_can_tell_whether_the_boatswain_waits_until_the_reveal(condemned):
+    twins = [to_guilt_vote(mutineer=HELMSMAN, innocent="C",
+                           condemn="B" if condemned else None) for _ in range(2)]
+    (waits, r), (votes_now, _) = twins
+    assert seen_by_others(waits, r["B"]) == seen_by_others(votes_now, r["B"])
+    presses = ([{"type": "bosun_wait"}] * 2 if condemned else [{"type": "bosun_wait"}],
+               [{"type": "vote", "target": r["H"]}, {"type": "vote", "target": r["N"]}]
+               [:2 if condemned else 1])
+    for wait, vote in zip(*presses):
+        waits.apply(r["B"], wait)
+        votes_now.apply(r["B"], vote)
+        assert seen_by_others(waits, r["B"]) == seen_by_others(votes_now, r["B"])
+        assert at_rest(waits, r["B"]) == at_rest(votes_now, r["B"])
+    public = waits.view(PUBLIC)["state"]["vote2"]
+    assert public["ballots_in"] == (2 if condemned else 1)
+    for seat in (r["C"], r["H"]):  # every ballot but the last one, which reveals
+        for match in (waits, votes_now):
+            match.apply(seat, {"type": "vote", "target": r["N"]})
+        assert seen_by_others(waits, r["B"]) == seen_by_others(votes_now, r["B"])
+    for match in (waits, votes_now):
+        match.apply(r["N"], {"type": "vote", "target": r["H"]})
+    assert waits.step() == "bosun" and votes_now.step() != "bosun"
+    assert waits.view(PUBLIC)["state"]["bosun_waited"] is True
+
+
+def test_nobody_else_can_tell_whether_the_boatswain_searched_a_cabin():
+    (searched, r), (idle, _) = start(mutineer=NAVIGATOR), start(mutineer=NAVIGATOR)
+    searched.apply(r["B"], {"type": "search", "target": r["N"]})
+    assert seen_by_others(searched, r["B"]) == seen_by_others(idle, r["B"])
+    # The Boatswain's own screen at rest: same title, lines and LED (his menu is
+    # shorter by the searches he no longer has: it shows only while he browses).
+    assert at_rest(searched, r["B"]) == at_rest(idle, r["B"])
+    for match in (searched, idle):
+        ready_all(match)
+        match.apply(r["C"], {"type": "vote", "target": r["N"]})
+    assert seen_by_others(searched, r["B"]) == seen_by_others(idle, r["B"])
+    assert at_rest(searched, r["B"]) == at_rest(idle, r["B"])
+
+
+@pytest.mark.parametrize("rule", ["truthful", "at_table"])
+def test_only_the_target_can_tell_that_the_chaplain_took_a_confession(rule):
+    twins = [start(mutineer=HELMSMAN, confession=rule) for _ in range(2)]
+    (confessed, r), (idle, _) = twins
+    confessed.apply(r["C"], {"type": "confess", "target": r["H"]})
+    assert at_rest(confessed, r["C"]) == at_rest(idle, r["C"])
+    told = confessed.display(r["H"]).private[len(idle.display(r["H"]).private):]
+    assert told == (("The Chaplain took", "your confession") if rule == "truthful" else
+                    ("Chaplain asks: are", "you the Mutineer?", "Answer with a sign"))
+    for _ in range(2):
+        mine, theirs = seen_by_others(confessed, r["C"]), seen_by_others(idle, r["C"])
+        # What the rules tell the target, and nothing else, sets the two apart.
+        target_view, target_screen = mine.pop(r["H"])
+        assert target_view["state"]["me"].pop("confessed_to") == r["C"]
+        assert target_screen["private"][-len(told):] == list(told)
+        target_screen["private"] = target_screen["private"][:-len(told)]
+        assert (target_view, target_screen) == theirs.pop(r["H"])
+        assert mine == theirs
+        for match in (confessed, idle):
+            ready_all(match)
 
 
 def test_redeal_keeps_each_viewers_view_and_redraws_the_rest():

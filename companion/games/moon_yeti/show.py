@@ -1,0 +1,354 @@
+"""What Moon Yeti shows: each seat's screen and menu, the table display's summary, and
+actions in words. Built from views only (a seat's own, or the public one); every name
+and sentence is made here, never kept in the state.
+
+Rulings: see docs/games/moon-yeti.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from companion.engine import votes
+from companion.engine.display import Choice, Display
+from companion.engine.rules import Action
+from companion.games import kit
+from companion.games.moon_yeti.data import (
+    BOSUN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2, DISCUSSIONS, FORGIVE, OVER,
+    RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT, is_real,
+)
+
+View = dict[str, Any]
+Names = list[str]
+
+TITLES = {
+    DEAL: "Moon Yeti", DECLARE: "Declare the time", CLOCK: "Declare the time",
+    DISCUSS1: "Round 1: evidence", VOTE1: "Innocence vote", RECKON: "Dead Reckoning",
+    DISCUSS2: "Round 2: the trial", VOTE2: "Guilt vote", BOSUN: "Bosun Knows Best",
+    FORGIVE: "Forgiveness", COURSE: "Change Course", RECAST: "Change Course",
+    OVER: "Mutineer revealed",
+}
+
+#: What the table display says the table is doing, step by step.
+HEADLINES = {
+    DEAL: "Dealing the roles", DECLARE: "Declare the time", CLOCK: "Reading the clock",
+    DISCUSS1: "Round 1: looking for evidence", VOTE1: "Innocence vote",
+    RECKON: "The Navigator may move a vote", DISCUSS2: "Round 2: the trial",
+    VOTE2: "Guilt vote", BOSUN: "The Boatswain votes last",
+    FORGIVE: "The Chaplain may take a vote", COURSE: "The Navigator may change the course",
+    RECAST: "A vote is cast again", OVER: "The Mutineer is revealed",
+}
+
+#: What each step after a reveal waits for, on the seats' screens.
+WAITING_FOR = {
+    RECKON: "The Navigator may move a vote", BOSUN: "The Boatswain votes last",
+    FORGIVE: "The Chaplain may take a vote", COURSE: "The Navigator may change a vote",
+}
+
+#: A vote change, in words (the fields are seats: see ``_change_event``).
+CHANGES = {
+    "reckoning": "Dead Reckoning: {voter}'s vote moved from {source} to {target}",
+    "forgiveness": "Forgiveness: {voter}'s vote moved from {source} to {target}",
+    "course": "Change Course: {voter}'s vote moved from {source} to {target}",
+}
+
+ENDINGS = {"innocent": "Declared innocent", "tie": "Guilt vote tied",
+           "guilty": "Found guilty"}
+
+PASSES = {RECKON: "Pass: move no vote", FORGIVE: "Pass: take no vote",
+          COURSE: "Pass: change no vote"}
+
+#: Actions for a log line (``describe``).
+ACTIONS: dict[str, Any] = {
+    "deal": "roles dealt", "time": "the time is :{minute:02d}", "ready": "ready to vote",
+    "search": "search {target}'s cabin", "confess": "take {target}'s confession",
+    "condemn": "condemn {target}", "vote": "vote for {target}", "one_vote": "no second vote",
+    "bosun_wait": "wait: vote last", "reckon": "move {seat}'s vote to {target}",
+    "forgive": "take a vote of {seat}", "recast": "recast to {target}", "decline": "pass",
+    "declare": lambda a, names: ("declare the time" if "minute" not in a
+                                 else f"declare the time :{a['minute']:02d}"),
+    "course": lambda a, names: (f"{kit.seat_name(names, a['seat'])} must recast"
+                                if "target" not in a else
+                                f"move {kit.seat_name(names, a['seat'])}'s vote to "
+                                f"{kit.seat_name(names, a['target'])}"),
+}
+
+
+def describe(action: Action, names: Names) -> str:
+    """An action in words, for a log line."""
+    if action["type"] not in ACTIONS:
+        return action["type"].replace("_", " ")
+    return kit.word({"kind": action["type"], **action}, names, ACTIONS)
+
+
+def _name(names: Names, seat: Any) -> str:
+    return kit.seat_name(names, seat) if is_real(seat) else "nobody"
+
+
+# -- a seat's screen ---------------------------------------------------------------------
+
+def display(view: View, seat: int) -> Display:
+    """The seat's screen: public lines, its whole decisions in menus, private details."""
+    state, names = view["state"], view["names"]
+    legal = view.get("you", {}).get("legal", [])
+    choices = tuple(CHOICES[a["type"]](a, state, names, seat) for a in legal)
+    if not legal:
+        led = "off"
+    else:
+        led = "blink" if state["step"] in VOTE_KEYS else "on"
+    return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
+                   choices=choices, private=tuple(_private_lines(state, names)), led=led)
+
+
+def _ballot(ballots: list[list[Any]], seat: int, index: int, names: Names) -> str:
+    """``Drake's vote for Anne``; ``first``/``second vote`` when Drake cast two."""
+    return f"{_name(names, seat)}'s {_which_vote(ballots[seat], index)} for " \
+           f"{_name(names, ballots[seat][index])}"
+
+
+def _which_vote(ballots: list[Any], index: int) -> str:
+    if sum(is_real(b) for b in ballots) < 2:
+        return "vote"
+    return ("first", "second")[index] + " vote"
+
+
+def _declare(a: Action, state: View, names: Names, seat: int) -> Choice:
+    if "minute" not in a:
+        return Choice("Declare the time", a, short="Declare time")
+    minute = a["minute"]
+    tens = minute // 10
+    # Two levels, as the tens and units digits were: no more presses than before.
+    return Choice(f"Declare the time :{minute:02d}", a, group=(f"Minute {tens}0-{tens}9",),
+                  short=f"Minute :{minute:02d}")
+
+
+def _target_choice(text: str, short: str, secret: bool) -> Callable[..., Choice]:
+    def make(a: Action, state: View, names: Names, seat: int) -> Choice:
+        name = _name(names, a["target"])
+        return Choice(text.format(name=name), a, secret=secret, short=short.format(name=name))
+    return make
+
+
+def _vote(a: Action, state: View, names: Names, seat: int) -> Choice:
+    verdict = "Innocent" if state["step"] == VOTE1 else "Guilty"
+    return Choice(f"{verdict} {_name(names, a['target'])}", a, secret=True)
+
+
+def _bosun_wait(a: Action, state: View, names: Names, seat: int) -> Choice:
+    if WAIT in ((state.get("vote2") or {}).get("mine") or []):
+        return Choice("Wait with your second vote too", a, secret=True,
+                      short="Wait: 2nd vote too")
+    return Choice("Wait: vote last (Bosun Knows Best)", a, secret=True,
+                  short="Wait: vote last")
+
+
+def _reckon(a: Action, state: View, names: Names, seat: int) -> Choice:
+    ballot = _ballot(state["ballots1"], a["seat"], a["index"], names)
+    target = _name(names, a["target"])
+    # The vote to move is a menu level, as it was a step before: same presses.
+    return Choice(f"Move {ballot} to {target}", a, group=(ballot,),
+                  short=f"Move it to {target}")
+
+
+def _forgive(a: Action, state: View, names: Names, seat: int) -> Choice:
+    return Choice(f"Take {_ballot(state['ballots2'], a['seat'], a['index'], names)}", a)
+
+
+def _course(a: Action, state: View, names: Names, seat: int) -> Choice:
+    player = _name(names, a["seat"])
+    if "target" not in a:
+        return Choice(f"Make {player} change a vote", a, short=f"{player} must change")
+    ballots = state["ballots2"]
+    old, target = _name(names, ballots[a["seat"]][a["index"]]), _name(names, a["target"])
+    ballot = _ballot(ballots, a["seat"], a["index"], names)
+    return Choice(f"Move {ballot} to {target}", a, group=(f"Make {player} change a vote",),
+                  short=f"{old} to {target}")
+
+
+def _recast(a: Action, state: View, names: Names, seat: int) -> Choice:
+    mine = state["ballots2"][seat]
+    old, target = _name(names, mine[a["index"]]), _name(names, a["target"])
+    return Choice(f"Change your {_which_vote(mine, a['index'])} for {old} to {target}", a,
+                  short=f"{old} to {target}")
+
+
+def _fixed(label: str, secret: bool = False) -> Callable[..., Choice]:
+    return lambda a, state, names, seat: Choice(label, a, secret=secret)
+
+
+def _decline(a: Action, state: View, names: Names, seat: int) -> Choice:
+    return Choice(PASSES[state["step"]], a, short="Pass")
+
+
+#: How each action reads as a choice (label, menu group, short form, secret or not).
+CHOICES: dict[str, Callable[[Action, View, Names, int], Choice]] = {
+    "declare": _declare,
+    "ready": _fixed("Ready to vote"),
+    "search": _target_choice("Search {name}'s cabin", "Search {name}", True),
+    "confess": _target_choice("Take {name}'s confession", "Confess {name}", True),
+    "condemn": _target_choice("Condemn {name}: two votes", "Condemn {name}", False),
+    "vote": _vote,
+    "one_vote": _fixed("No second vote", secret=True),
+    "bosun_wait": _bosun_wait,
+    "reckon": _reckon,
+    "forgive": _forgive,
+    "course": _course,
+    "recast": _recast,
+    "decline": _decline,
+}
+
+
+def _lines(state: View, names: Names, seat: int) -> list[str]:
+    """Public-safe lines: the seat's (public) role, then what the table is at."""
+    step = state["step"]
+    if step == OVER:
+        return _end_lines(state, names, seat)
+    role = state["roles"][seat]
+    lines = [f"You: {role}" if role else "Dealing the roles"]
+    if step == DECLARE:
+        lines.append("Type the minute" if state["time_source"] == "typed"
+                     else "Press at the moment")
+    elif step in (DISCUSS1, VOTE1):
+        minute = state["minute"]
+        lines.append("Aces dealt" if minute is None else f"Time declared :{minute:02d}")
+        lines.append(_count_line(state))
+    elif step in (DISCUSS2, VOTE2):
+        lines.append(_innocent_line(state, names))
+        if state["condemned"] is not None:
+            lines.append(f"Two votes: {_name(names, state['condemned'])}")
+        lines.append(_count_line(state))
+    elif step != CLOCK:
+        ballots = state["ballots1"] if step == RECKON else state["ballots2"]
+        lines.append(_tally_line(ballots, names))
+        if step == RECAST:
+            lines.append(f"{_name(names, state['course']['seat'])} must change a vote")
+        else:
+            lines.append(WAITING_FOR[step])
+    return lines
+
+
+def _count_line(state: View) -> str:
+    """Readiness in a discussion, ballots in during a vote (a count of ballots, moved
+    alike by a Boatswain who waits and one who votes, Y6)."""
+    step = state["step"]
+    if step in VOTE_KEYS:
+        vote = state[VOTE_KEYS[step]]
+        return f"Ballots {vote['ballots_in']} of {vote['ballots_total']}"
+    return f"{sum(state['ready'])} of {state['seats']} ready to vote"
+
+
+def _innocent_line(state: View, names: Names) -> str:
+    if state["innocent"] is None:
+        return "Nobody is innocent"
+    return f"Innocent: {_name(names, state['innocent'])}"
+
+
+def _tally_line(ballots: list[list[Any]], names: Names) -> str:
+    """The live count, most votes first: ``Anne 2, Calico 1``."""
+    ranked = sorted(votes.tally(ballots).items(), key=lambda item: -item[1])
+    return ", ".join(f"{_name(names, seat)} {n}" for seat, n in ranked) or "No votes"
+
+
+def _end_lines(state: View, names: Names, seat: int) -> list[str]:
+    """Win or lose (in place of the role line), the Mutineer, and why."""
+    reason = state["end"]["reason"]
+    why = ENDINGS.get(reason) or f"{_name(names, state['guilty'])} found guilty"
+    won = "You WIN!" if seat in state["end"]["winners"] else "You lose"
+    return [won, f"Mutineer: {_name(names, state['reveal']['mutineer'])}", why]
+
+
+def _card_lines(card: list[int]) -> list[str]:
+    """15 numbers as three rows of five."""
+    return [" ".join(f"{m:02d}" for m in card[i:i + 5]) for i in range(0, len(card), 5)]
+
+
+def _private_lines(state: View, names: Names) -> list[str]:
+    """The seat's secrets: Mutineer or not, its card, and what its action showed."""
+    me = state.get("me", {})
+    out: list[str] = []
+    if "is_mutineer" in me:
+        out.append("YOU ARE THE MUTINEER" if me["is_mutineer"] else "Not the Mutineer")
+    if "card" in me:
+        out += ["Your card:"] + _card_lines(me["card"])
+    if "ace" in me:
+        out.append(f"Your ace: {me['ace']}")
+    out += _action_lines(me, state, names)
+    for key in VOTE_KEYS.values():
+        vote = state[key]
+        if vote and not vote["revealed"] and vote.get("mine"):
+            picks = ["wait" if b == WAIT else _name(names, b) for b in vote["mine"]]
+            out.append("Your vote: " + ", ".join(picks))
+    return out
+
+
+def _action_lines(me: View, state: View, names: Names) -> list[str]:
+    out: list[str] = []
+    search = me.get("search")
+    if search:
+        out.append(f"Searched {_name(names, search['target'])}:")
+        out.append("IS the Mutineer!" if search["is_mutineer"] else "not the Mutineer")
+        out += _card_lines(search["card"]) if "card" in search else [f"ace: {search['ace']}"]
+    confession = me.get("confession")
+    if confession:
+        out.append(f"Confession: {_name(names, confession['target'])}")
+        if "is_mutineer" in confession:
+            out.append("IS the Mutineer!" if confession["is_mutineer"]
+                       else "not the Mutineer")
+            if confession["allied"]:
+                out.append("You side with him")
+        else:
+            out.append("Watch for the sign")
+    if "confessed_to" in me:
+        if state["confession_rule"] == "truthful":
+            out += ["The Chaplain took", "your confession"]
+        else:
+            out += ["Chaplain asks: are", "you the Mutineer?", "Answer with a sign"]
+    return out
+
+
+# -- the table display ---------------------------------------------------------------------
+
+def summary(view: View) -> dict[str, Any]:
+    """Headline, public facts, revealed vote tallies and the end, from the public view."""
+    state, names = view["state"], view["names"]
+    facts: list[str] = []
+    if state["guilty"] is not None:
+        facts.append(f"Guilty: {_name(names, state['guilty'])}")
+    if state["innocent"] is not None:
+        facts.append(f"Innocent: {_name(names, state['innocent'])}")
+    if state["step"] in DISCUSSIONS or state["step"] in VOTE_KEYS:
+        facts.append(_count_line(state))
+    if state["minute"] is not None:
+        facts.append(f"Time declared: :{state['minute']:02d}")
+    if state["condemned"] is not None:
+        facts.append(f"Condemned to two votes: {_name(names, state['condemned'])}")
+    facts += [kit.word(event, names, CHANGES) for event in _changes(state)]
+    facts += [f"{kit.seat_name(names, s)}: {role}" for s, role in enumerate(state["roles"])
+              if role]
+    out: dict[str, Any] = {"headline": HEADLINES.get(state["step"], ""), "lines": facts,
+                           "tallies": []}
+    for key, title in (("ballots1", "Innocence vote"), ("ballots2", "Guilt vote")):
+        if state[key] is not None:
+            out["tallies"].append({"title": title, "rows": _tally_rows(state[key], names)})
+    if view.get("result"):
+        out["scores"] = view["result"]["scores"]
+        out["score_label"] = "Wins"
+        out["headline"] = view["result"]["reason"] or "The Mutineer is revealed"
+    return out
+
+
+def _changes(state: View) -> list[dict[str, Any]]:
+    """The vote changes made so far, as events to word."""
+    events = []
+    for kind in ("reckoning", "forgiveness", "course"):
+        change = state[kind]
+        if change and "to" in change:
+            events.append({"kind": kind, "voter": change["seat"], "source": change["from"],
+                           "target": change["to"]})
+    return events
+
+
+def _tally_rows(ballots: list[list[Any]], names: Names) -> list[list[Any]]:
+    """Votes per player, most first, from revealed ballots."""
+    counts = votes.tally([[b for b in seat_ballots if is_real(b)] for seat_ballots in ballots])
+    order = sorted(counts, key=lambda s: (-counts[s], s))
+    return [[_name(names, s), counts[s]] for s in order]
