@@ -821,8 +821,9 @@ def test_screens_name_everyone_in_full_and_keep_secrets_off_the_resting_lines():
                                       else "on")
                 for choice in screen.choices:
                     action = choice.action
-                    assert choice.secret == (action["type"] in SECRET_MOVES)
-                    if choice.secret:  # nothing secret in a public (top-level) group
+                    hidden = choice.group in (("Your move",), ("Your second vote",))
+                    assert choice.secret == (action["type"] in SECRET_MOVES or hidden)
+                    if choice.secret and not hidden:  # nothing secret in a public group
                         assert choice.group == ()
                     if "target" in action:  # names in full: the screens fit them
                         assert names[action["target"]] in choice.label
@@ -870,9 +871,17 @@ def seen_by_others(match: Match, actor: int) -> dict:
 
 
 def at_rest(match: Match, seat: int) -> tuple:
-    """What anyone glancing at a seat's screen sees: title, lines, LED."""
+    """What anyone glancing at a seat's screen sees: title, lines, LED, and the top
+    level of its menu (a secret choice masked, a group of secrets without its count)."""
     screen = match.display(seat)
-    return screen.title, screen.lines, screen.led
+    top = []
+    for item in menu(screen.choices):
+        inside = [c for c in screen.choices if c.group[:1] == (item.label,)]
+        if item.is_group:
+            top.append((item.label, "?" if any(c.secret for c in inside) else item.count))
+        else:
+            top.append("?" if item.secret else item.label)
+    return screen.title, screen.lines, screen.led, top
 
 
 @pytest.mark.parametrize("condemned", [False, True])
@@ -905,8 +914,8 @@ def test_nobody_else_can_tell_whether_the_boatswain_searched_a_cabin():
     (searched, r), (idle, _) = start(mutineer=NAVIGATOR), start(mutineer=NAVIGATOR)
     searched.apply(r["B"], {"type": "search", "target": r["N"]})
     assert seen_by_others(searched, r["B"]) == seen_by_others(idle, r["B"])
-    # The Boatswain's own screen at rest: same title, lines and LED (his menu is
-    # shorter by the searches he no longer has: it shows only while he browses).
+    # The Boatswain's own screen at rest: same title, lines, LED and top-level menu
+    # (the searches he no longer has are missing only inside "Your move").
     assert at_rest(searched, r["B"]) == at_rest(idle, r["B"])
     for match in (searched, idle):
         ready_all(match)

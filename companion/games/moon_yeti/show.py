@@ -6,6 +6,7 @@ Rulings: see docs/games/moon-yeti.md.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from companion.engine import votes
@@ -13,8 +14,8 @@ from companion.engine.display import Choice, Display
 from companion.engine.rules import Action
 from companion.games import kit
 from companion.games.moon_yeti.data import (
-    BOSUN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2, DISCUSSIONS, FORGIVE, OVER,
-    RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT, is_real,
+    BOATSWAIN, BOSUN, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2,
+    DISCUSSIONS, FORGIVE, OVER, RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT, is_real,
 )
 
 View = dict[str, Any]
@@ -90,13 +91,30 @@ def display(view: View, seat: int) -> Display:
     """The seat's screen: public lines, its whole decisions in menus, private details."""
     state, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
-    choices = tuple(CHOICES[a["type"]](a, state, names, seat) for a in legal)
+    choices = _hide_what_changes(
+        state, seat, tuple(CHOICES[a["type"]](a, state, names, seat) for a in legal))
     if not legal:
         led = "off"
     else:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
     return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
                    choices=choices, private=tuple(_private_lines(state, names)), led=led)
+
+
+def _hide_what_changes(state: View, seat: int, choices: tuple[Choice, ...]
+                       ) -> tuple[Choice, ...]:
+    """Keep a secret act from showing on the resting screen: the top level of a menu
+    shows at rest (a secret group without its count). The Boatswain's and Chaplain's
+    round-1 choices sit in one secret group, "Your move", whether or not the search or
+    confession is still to make; a second guilt ballot sits in "Your second vote",
+    whether it waits (Bosun Knows Best, Y6) or not."""
+    if state["step"] == DISCUSS1 and state["roles"][seat] in (BOATSWAIN, CHAPLAIN):
+        group: tuple[str, ...] = ("Your move",)
+    elif state["step"] == VOTE2 and (state["vote2"] or {}).get("mine"):
+        group = ("Your second vote",)
+    else:
+        return choices
+    return tuple(replace(c, secret=True, group=group + c.group) for c in choices)
 
 
 def _ballot(ballots: list[list[Any]], seat: int, index: int, names: Names) -> str:
