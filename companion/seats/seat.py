@@ -184,6 +184,39 @@ class Seat:
             self._settle()
             return menu_lines(self._display, self._path)
 
+    def presses_to_choose(self, index: int) -> list[str]:
+        """The buttons ("previous", "select", "next"), in order, that confirm choice
+        ``index`` of the display from where the seat is now: up through "< Back" out of
+        any group not on its way, down through its groups, onto it, select. Only "next"
+        moves, and the first level gets at least one press so a secret line shows before
+        select. For scripts and tests that drive seats with buttons alone."""
+        with self._lock:
+            self._settle()
+            display, path, at = self._display, self._path, self._highlight
+            browsing = self.is_browsing
+        if display is None or not 0 <= index < len(display.choices):
+            raise IndexError(f"seat {self.number} offers no choice {index}")
+        group = display.choices[index].group
+        presses: list[str] = []
+
+        def walk_to(line: int, count: int) -> None:
+            nonlocal browsing
+            steps = (line - at) % count
+            if not browsing and steps == 0:
+                steps = count  # once round: the press that starts browsing
+            presses.extend(["next"] * steps + ["select"])
+            browsing = True
+
+        while group[:len(path)] != path:  # out of a group not on the choice's way
+            lines = menu_lines(display, path)
+            walk_to(len(lines) - 1, len(lines))
+            path, at = path[:-1], _line_of_group(display, path[:-1], path[-1])
+        while True:
+            lines = menu_lines(display, path)
+            walk_to(_line_of_choice(display, path, index), len(lines))
+            if len(path) == len(group):
+                return presses
+            path, at = group[:len(path) + 1], 0
     @property
     def mode(self) -> str:
         """What the screen shows: rest, browse, private, qr, dim or blank."""

@@ -607,9 +607,8 @@ class MixedTable:
         device = self.hardware[seat]
         choices = device.display.choices
         target = next(i for i, c in enumerate(choices) if wanted(c.action))
-        for _ in range((target - device.highlight - 1) % len(choices) + 1):
-            self.click(seat, "next")
-        self.click(seat, "select")
+        for button in device.presses_to_choose(target):  # through the choice's groups
+            self.click(seat, button)
         if wait:
             wait_until(lambda: device.display.choices != choices)
 

@@ -414,3 +414,24 @@ def test_every_choice_of_a_menu_is_reached_and_confirmed_once(table, dealt):
         press_to(table, seat, index)
         assert seat.actions == [choice.action] and seat.menu_path == ()
         seat.actions.clear()
+
+
+def test_presses_to_choose_plans_the_buttons_from_anywhere(table, dealt):
+    seat = dealt
+    display = pass_display(hand=(7, 9, 3))
+    seat.show(display)
+    for index, choice in enumerate(display.choices):
+        for start in ((), ("select",), ("select", "next", "select"), ("next",)):
+            table.advance(5)  # at rest, at the top
+            for button in start:  # somewhere in the menu, browsing (or a confirmed Rest)
+                table.click(0, button)
+            seat.actions.clear()
+            presses = seat.presses_to_choose(index)
+            for button in presses:
+                table.click(0, button)
+            assert seat.actions == [choice.action], (index, start, presses)
+    table.advance(5)
+    assert seat.menu_lines[seat.highlight].label == "Rest"  # where the last choice left it
+    assert seat.presses_to_choose(0) == ["next", "select", "select", "select"]
+    with pytest.raises(IndexError):
+        seat.presses_to_choose(len(display.choices))
