@@ -13,10 +13,12 @@ import pytest
 
 from companion.engine import CHANCE, PUBLIC, Journal, Match
 from companion.errors import ConfigError, OptionError
-from companion.games import _mit_mutiny_data as data_module
-from companion.games._mit_mutiny_core import award, dealt, infamy
-from companion.games._mit_mutiny_data import KINDS, check_data, load_data
 from companion.games.mit_mutiny import GAME
+from companion.games.mit_mutiny import data as data_module
+from companion.games.mit_mutiny.battle import battle_usable, madness_targets
+from companion.games.mit_mutiny.core import award, dealt, infamy
+from companion.games.mit_mutiny.data import KINDS, check_data, load_data
+from companion.games.mit_mutiny.flow import press_targets
 from tests.engine.contract import rejected
 
 TABLE = {"dice": "table", "islands": "physical"}
@@ -700,12 +702,11 @@ def test_quick_reload_rerolls_the_dice_you_mark():
     decide(match, scout=M)
     match.apply(3, {"type": "play", "card": "quick_reload"})
     assert match.step() == "reload"
-    assert match.legal_actions(3) == [{"type": "mark", "sides": 6, "face": 1},
-                                      {"type": "mark", "sides": 6, "face": 5}]
-    match.apply(3, {"type": "mark", "sides": 6, "face": 1})
-    assert match.legal_actions(3) == [{"type": "mark", "sides": 6, "face": 5},
-                                      {"type": "reroll"}]
-    match.apply(3, {"type": "reroll"})
+    # One whole decision: which of his dice (by kind and face) to roll again.
+    assert match.legal_actions(3) == [{"type": "reroll", "dice": [[6, 1]]},
+                                      {"type": "reroll", "dice": [[6, 5]]},
+                                      {"type": "reroll", "dice": [[6, 1], [6, 5]]}]
+    match.apply(3, {"type": "reroll", "dice": [[6, 1]]})
     assert match.step() == "reload_roll" and match.acting() == [3]
     enter(match, {3: [6]})
     state = st(match)
@@ -728,13 +729,12 @@ def test_drunken_madness_removes_the_targets_highest_die_a_d6_before_the_d8():
 
 
 def test_drunken_madness_needs_a_pirate_with_two_dice_and_hits_a_lone_one_at_once():
-    from companion.games.mit_mutiny import _battle_usable, _madness_targets
     match = new(stack="drunken_madness")
     state = st(match)
     state["dice"] = [[[6, 3]], [[6, 1]], [[8, 2]], [[6, 6]]]
-    assert _madness_targets(state) == [] and not _battle_usable(state, "drunken_madness")
+    assert madness_targets(state) == [] and not battle_usable(state, "drunken_madness")
     state["dice"][1] = [[6, 1], [6, 4]]
-    assert _madness_targets(state) == [1] and _battle_usable(state, "drunken_madness")
+    assert madness_targets(state) == [1] and battle_usable(state, "drunken_madness")
 
 
 def test_the_perfect_storm_rerolls_every_die_of_every_pirate():
@@ -785,12 +785,11 @@ def test_press_gang_takes_a_crew_die_green_first_and_the_victim_keeps_one():
 
 
 def test_press_gang_cannot_take_a_pirates_last_crew_die():
-    from companion.games.mit_mutiny import _press_targets
     state = st(new())
     state["red"] = [2, 1, 1, 1]
-    assert _press_targets(state, 1) == [0]
+    assert press_targets(state, 1) == [0]
     state["red"] = [1, 1, 1, 1]
-    assert _press_targets(state, 1) == []
+    assert press_targets(state, 1) == []
 
 
 def test_buried_treasure_takes_three_cubes_of_your_choice_from_the_bank():
@@ -839,9 +838,10 @@ def test_battle_cards_wait_for_a_battle_and_other_cards_for_your_buying_turn():
 def test_prices_are_the_mats_and_each_purchase_pays_the_bank():
     match = new()
     quiet_round(match, loot=(3, 3, 3, 3), take="sugar", shares={0: [2, 3, 3, 3]})
-    assert match.legal_actions(0) == [{"type": "buy", "item": "rum"},
-                                      {"type": "buy", "item": "card"},
-                                      {"type": "trade"}, {"type": "done"}]
+    legal = match.legal_actions(0)
+    assert [a for a in legal if a["type"] != "trade"] == [
+        {"type": "buy", "item": "rum"}, {"type": "buy", "item": "card"}, {"type": "done"}]
+    assert {"type": "trade", "pay": ["sugar", "orange", "gold"], "get": "plantain"} in legal
     match.apply(0, {"type": "buy", "item": "rum"})  # 1 Sugar + 1 Orange
     assert st(match)["loot"][0] == [1, 2, 3, 3] and st(match)["rum"][0] == 3
     match.apply(0, {"type": "buy", "item": "crew"})  # 1 Orange + 2 Gold + 1 Plantain
@@ -849,7 +849,7 @@ def test_prices_are_the_mats_and_each_purchase_pays_the_bank():
     match.apply(0, {"type": "buy", "item": "card"})  # 1 Sugar + 1 Gold + 1 Plantain
     state = st(match)
     assert state["loot"][0] == [0, 1, 0, 1] and len(state["hands"][0]) == 1
-    assert {"type": "trade"} not in match.legal_actions(0)  # two cubes left
+    assert all(a["type"] != "trade" for a in match.legal_actions(0))  # two cubes left
     assert state["bank"] == [24, 24, 25, 24] and total_cubes(state) == [25] * 4
     assert state["rum_supply"] == 24 and state["green_supply"] == 9
     assert match.view(PUBLIC)["state"]["supply"] == {"rum": 24, "green": 9, "deck": 25,
@@ -859,24 +859,24 @@ def test_prices_are_the_mats_and_each_purchase_pays_the_bank():
 def test_a_trade_pays_any_three_cubes_then_takes_one_from_the_bank():
     match = new()
     quiet_round(match, loot=(3, 0, 2, 0), take="sugar", shares={0: [2, 0, 2, 0]})
-    match.apply(0, {"type": "trade"})
-    match.apply(0, {"type": "pay", "kind": "sugar"})
-    match.apply(0, {"type": "pay", "kind": "gold"})
-    assert match.legal_actions(0) == [{"type": "pay", "kind": "sugar"},
-                                      {"type": "pay", "kind": "gold"}]
-    match.apply(0, {"type": "pay", "kind": "gold"})
-    assert match.step() == "receive"
-    match.apply(0, {"type": "receive", "kind": "orange"})
+    trades = [a for a in match.legal_actions(0) if a["type"] == "trade"]
+    # Any three of S2 G2, for any kind the bank holds once they are paid.
+    assert [t["pay"] for t in trades[::4]] == [["sugar", "sugar", "gold"],
+                                              ["sugar", "gold", "gold"]]
+    assert len(trades) == 8
+    match.apply(0, {"type": "trade", "pay": ["sugar", "gold", "gold"], "get": "orange"})
     state = st(match)
     assert state["loot"][0] == [1, 1, 0, 0] and match.step() == "buy"
     assert total_cubes(state) == [25] * 4
 
 
-def test_a_trade_with_one_kind_of_cube_pays_by_itself():
+def test_a_trade_with_one_kind_of_cube_can_pay_only_that_kind():
     match = new()
     quiet_round(match, loot=(0, 0, 5, 0), shares={0: [0, 0, 4, 0]})  # the Scout: a gold
-    match.apply(0, {"type": "trade"})
-    assert match.step() == "receive" and st(match)["loot"][0] == [0, 0, 1, 0]
+    trades = [a for a in match.legal_actions(0) if a["type"] == "trade"]
+    assert {tuple(t["pay"]) for t in trades} == {("gold", "gold", "gold")}
+    match.apply(0, {"type": "trade", "pay": ["gold"] * 3, "get": "sugar"})
+    assert match.step() == "buy" and st(match)["loot"][0] == [1, 0, 1, 0]
 
 
 def test_hiring_crew_needs_more_rum_than_crew_dice():
@@ -964,12 +964,10 @@ def test_the_bank_stock_limits_islands_trades_and_buried_treasure():
     no_peek(match)
     decide(match)
     assert st(match)["bank"][2] == 0
-    match.apply(0, {"type": "trade"})
-    for _ in range(3):
-        match.apply(0, {"type": "pay", "kind": "sugar"})
-    assert match.legal_actions(0) == [{"type": "receive", "kind": k}
-                                      for k in ("sugar", "orange", "plantain")]
-    match.apply(0, {"type": "receive", "kind": "orange"})
+    gets = [a["get"] for a in match.legal_actions(0)
+            if a["type"] == "trade" and a["pay"] == ["sugar"] * 3]
+    assert gets == ["sugar", "orange", "plantain"]  # no gold left in the bank
+    match.apply(0, {"type": "trade", "pay": ["sugar"] * 3, "get": "orange"})
     match.apply(0, {"type": "play", "card": "buried_treasure"})
     assert match.legal_actions(0) == [{"type": "loot", "kind": k}
                                       for k in ("sugar", "orange", "plantain")]
@@ -1152,9 +1150,9 @@ def test_screens_fit_the_oled_and_light_up_only_those_who_act():
         while not match.is_over:
             for seat in range(4):
                 display = match.display(seat)
-                assert len(display.title) <= 20 and len(display.lines) <= 3
-                assert all(len(line) <= 21 for line in display.lines)
-                assert all(len(c.label) <= 18 for c in display.choices)
+                # The screens fit the words; a hand-made short form fits 21 columns.
+                assert display.title and len(display.lines) <= 3
+                assert all(len(c.short) <= 21 for c in display.choices)
                 assert (display.led != "off") == bool(display.choices)
                 assert all(c.secret for c in display.choices if c.action["type"] == "play")
             choices = [(a, act) for a in match.acting() for act in match.legal_actions(a)]

@@ -1,13 +1,14 @@
-"""Constants, small state helpers and the Infamy count of Mutiny (``mit-mutiny``),
-shared by the rules (:mod:`companion.games.mit_mutiny`) and the views
-(:mod:`._mit_mutiny_view`)."""
+"""Constants, small state helpers, the public records and the Infamy count of Mutiny
+(``mit-mutiny``), shared by the rules, the views and the screens of the package."""
 from __future__ import annotations
 
 import functools
 import json
 from typing import Any
 
-from companion.games._mit_mutiny_data import BATTLE_EFFECTS, KINDS
+from companion.games import kit
+
+from .data import BATTLE_EFFECTS, KINDS
 
 State = dict[str, Any]
 
@@ -48,14 +49,14 @@ QUARTER_MASTER = "quarter_master"
 SCOUT = "scout"
 ROLE_NAMES = {CAPTAIN: "Captain", FIRST_MATE: "First Mate",
               QUARTER_MASTER: "Quarter Master", SCOUT: "Scout"}
-ROLE_SHORT = {CAPTAIN: "Captain", FIRST_MATE: "1st Mate", QUARTER_MASTER: "QM",
-              SCOUT: "Scout", None: "-"}
 #: The Captain hands these out in this order; the Scout card goes to the last pirate.
 ASSIGNED = (FIRST_MATE, QUARTER_MASTER)
 #: M6: the order of the mutiny-or-defend decisions (then the Scout may change).
 VOTE_ORDER = (SCOUT, QUARTER_MASTER, FIRST_MATE)
 MUTINY = "mutiny"
 DEFEND = "defend"
+#: Public events kept in the state for the table display (the battle keeps all of its).
+LOG_SIZE = 6
 
 # -- steps ---------------------------------------------------------------------------
 DEAL = "deal"              # chance deals the islands and the mystery deck
@@ -73,7 +74,7 @@ BALLOT = "ballot"          # 5 (secret ballot): the three decide at once, secret
 FINAL = "final"            # 5: the Scout may change
 WINDOW = "window"          # 6: the battle-card window (M4)
 CANNON = "cannon"          # 6: a Cannon's die is rolled
-RELOAD = "reload"          # 6: Quick Reload - pick the dice to re-roll
+RELOAD = "reload"          # 6: Quick Reload - pick the dice to re-roll ...
 RELOAD_ROLL = "reload_roll"  # 6: ... which are rolled
 MADNESS = "madness"        # 6: Drunken Madness - pick the pirate
 STORM = "storm"            # 6: The Perfect Storm - every die is rolled again
@@ -81,15 +82,13 @@ TIE = "tie"                # 6: the sides tied - every die is rolled again
 ROLLOFF = "rolloff"        # 6: tied top mutineers roll a d6 each for Captain
 CUP = "cup"                # 6: cup draws of loot (M7)
 BUY = "buy"                # 7: the buyer buys, trades, plays a card, or is done
-PAY = "pay"                # 7: a trade's three cubes, one at a time ...
-RECEIVE = "receive"        # 7: ... and the one cube it buys from the bank
 TREASURE = "treasure"      # 7: Buried Treasure's cubes, one at a time
 PRESS = "press"            # 7: Press-gang - pick the pirate
 OVER = "over"
 #: Steps where dice wait for faces (chance, or entered from the table).
-ROLL_STEPS = frozenset({SETUP, RALLY, CANNON, RELOAD_ROLL, STORM, TIE, ROLLOFF})
+ROLL_STEPS = (SETUP, RALLY, CANNON, RELOAD_ROLL, STORM, TIE, ROLLOFF)
 BATTLE_STEPS = frozenset({WINDOW, CANNON, RELOAD, RELOAD_ROLL, MADNESS, STORM, TIE})
-BUY_STEPS = frozenset({BUY, PAY, RECEIVE, TREASURE, PRESS})
+BUY_STEPS = frozenset({BUY, TREASURE, PRESS})
 
 
 def seat_of(state: State, role: str) -> int | None:
@@ -100,7 +99,7 @@ def seat_of(state: State, role: str) -> int | None:
 
 def clockwise(first: int, seats: list[int] | None = None) -> list[int]:
     """``seats`` (default: all) in clockwise order starting from ``first``."""
-    order = [(first + step) % SEATS for step in range(SEATS)]
+    order = kit.clockwise(SEATS, first, include_start=True)
     return order if seats is None else [s for s in order if s in seats]
 
 
@@ -158,9 +157,24 @@ def kind_index(kind: str) -> int:
     return KINDS.index(kind)
 
 
-def loot_text(loot: list[int]) -> str:
-    """``S2 O1 G0 P3``: cubes by kind."""
-    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot))
+def all_dice(state: State) -> list[list[list[int]]]:
+    """A copy of every pirate's battle dice, ``[sides, face]`` each."""
+    return [[list(die) for die in dice] for dice in state["dice"]]
+
+
+# -- the public records -----------------------------------------------------------------
+
+def log(state: State, kind: str, **fields: Any) -> None:
+    """A public event for the table display (only what everyone may know). Values are
+    plain data: the log is copied with the state on every action."""
+    kit.log_event(state["log"], kind, round=state["round"], **fields)
+    del state["log"][:-LOG_SIZE]
+
+
+def record(state: State, kind: str, **fields: Any) -> None:
+    """A public fact of the battle under way, kept in full (every die, card, re-roll
+    and draw) so the whole battle can be shown again."""
+    kit.log_event(state["battle"]["events"], kind, **fields)
 
 
 # -- scoring ------------------------------------------------------------------------

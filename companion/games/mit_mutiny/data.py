@@ -1,7 +1,7 @@
 """The card data of Mutiny (``mit-mutiny``): its islands and mystery cards, from TOML.
 
-The data lives in ``mit_mutiny.toml`` next to the game so a group can edit it (rulings
-M3 and M5). :func:`load_data` reads and checks it, and refuses a broken file with a
+The data lives in ``cards.toml`` next to the game so a group can edit it (rulings M3
+and M5, see docs/games/mit-mutiny.md). :func:`load_data` reads and checks it, and refuses a broken file with a
 :class:`~companion.errors.ConfigError` naming the entry and the field. A match copies
 what it deals into its journal (the deal is a chance action), so editing the file never
 changes a match already under way, nor its replay.
@@ -17,7 +17,7 @@ from typing import Any
 from companion.errors import ConfigError
 
 #: The default data file, shipped with the package.
-DATA_FILE = Path(__file__).with_name("mit_mutiny.toml")
+DATA_FILE = Path(__file__).with_name("cards.toml")
 #: The four kinds of loot cube, in the order every loot list uses.
 KINDS = ("sugar", "orange", "gold", "plantain")
 #: The map has 12 island spaces.

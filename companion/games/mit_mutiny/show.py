@@ -1,0 +1,398 @@
+"""What a Mutiny seat shows: its screen (title, public lines, grouped choices, private
+details), the table display's summary, and events and actions in words.
+
+Everything here is built from an engine view (a seat's own, or the public one), never
+from the state; text is never cut here (each screen fits what it is given).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.display import Choice, Display
+from companion.engine.rules import Action
+from companion.games import kit
+
+from .core import (
+    BALLOT, BATTLE_STEPS, BUY_STEPS, CANNON, CHOOSE, CUP, DECIDE, DEFEND, DIVIDE, FINAL,
+    ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS, MUTINY, OVER, PEEK, PRESS, PRICES,
+    RALLY, RELOAD, RELOAD_ROLL, ROLE_NAMES, ROLES, ROLL_STEPS, ROLLOFF, SCOUT, SETUP,
+    STORM, TAKE, TIE, TREASURE, VOTE_ORDER, WINDOW, dice_total, kind_index,
+)
+
+View = dict[str, Any]
+
+TITLES = {
+    SETUP: "Roll for Captain", ROLES: "Assign roles", LOOK: "Pick an island",
+    CHOOSE: "Pick an island", ISLAND: "Enter island loot", TAKE: "Scout takes loot",
+    DIVIDE: "Divide the loot", RALLY: "Rally crew", PEEK: "First Mate peek",
+    DECIDE: "Mutiny or defend", BALLOT: "Mutiny or defend", FINAL: "Mutiny or defend",
+    WINDOW: "Battle", CANNON: "Battle: Cannon", RELOAD: "Battle: Reload",
+    RELOAD_ROLL: "Battle: Reload", MADNESS: "Battle: Madness", STORM: "Battle: Storm",
+    TIE: "Tie! Re-roll", ROLLOFF: "Roll-off", CUP: "Cup draws", "buy": "Buying",
+    TREASURE: "Buried Treasure", PRESS: "Press-gang", OVER: "Game over",
+    "deal": "MIT Mutiny",
+}
+ITEMS = {"rum": "a Rum", "crew": "a crew die", "card": "a Mystery card"}
+#: Choices whose words are a secret (a card in hand, a peek, a secret ballot, an
+#: island only the Scout has seen).
+SECRET_TYPES = frozenset({"play", "peek", "no_peek", "ballot", "choose"})
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES[kind_index(kind)]
+
+
+def a_cube(kind: str) -> str:
+    """``a Gold``, ``an Orange``."""
+    name = kind_name(kind)
+    return ("an " if name[0] in "AEIOU" else "a ") + name
+
+
+def loot_text(loot: list[int]) -> str:
+    """``S2 O1 G0 P3``: cubes by kind."""
+    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot))
+
+
+def price_text(item: str) -> str:
+    """``1 Orange, 2 Gold, 1 Plantain``: a price on the mat."""
+    return ", ".join(f"{n} {name}" for name, n in zip(KIND_NAMES, PRICES[item]) if n)
+
+
+def dice_text(dice: list[list[int]]) -> str:
+    cells = [f"d8:{face}" if sides == 8 else str(face) for sides, face in dice]
+    return f"{' '.join(cells)} ={dice_total(dice)}"
+
+
+# -- events in words ------------------------------------------------------------------------
+
+def _faces(event: dict[str, Any]) -> str:
+    return " ".join(map(str, event["faces"]))
+
+
+EVENTS: dict[str, Any] = {
+    "captain": "{seat} is the first Captain",
+    "roles": lambda e, names: (f"{kit.seat_name(names, e['first_mate'])} First Mate, "
+                               f"{kit.seat_name(names, e['quarter_master'])} Quarter "
+                               f"Master, {kit.seat_name(names, e['scout'])} Scout"),
+    "island": lambda e, names: f"{e['name']}: {loot_text(e['loot'])}",
+    "take": lambda e, names: f"{kit.seat_name(names, e['seat'])} takes {kind_name(e['cube'])}",
+    "divided": "the loot is divided",
+    "no_battle": "all defend: no battle",
+    "decide": lambda e, names: (f"{kit.seat_name(names, e['seat'])} "
+                                f"{'mutinies' if e['choice'] == MUTINY else 'defends'}"),
+    "reveal": "battle: mutiny {mutiny} v {defend}",
+    "tie": "a tie at {total}: re-roll",
+    "mutiny_won": lambda e, names: (f"mutiny won: {kit.seat_name(names, e['seat'])} "
+                                    f"is Captain"),
+    "captain_won": "{seat}'s side won",
+    "cup": "the cup is shared out",
+    "cannon": lambda e, names: f"{kit.seat_name(names, e['seat'])}'s Cannon: {_faces(e)}",
+    "madness": lambda e, names: (f"{kit.seat_name(names, e['seat'])} loses "
+                                 f"{_faces(e) or 'nothing'}"),
+    "play": lambda e, names: f"{kit.seat_name(names, e['seat'])} plays a card",
+    "buy": lambda e, names: f"{kit.seat_name(names, e['seat'])} buys {ITEMS[e['item']]}",
+    "trade": lambda e, names: (f"{kit.seat_name(names, e['seat'])} trades "
+                               f"{', '.join(map(kind_name, e['pay']))} for "
+                               f"{kind_name(e['cube'])}"),
+    "treasure": lambda e, names: (f"{kit.seat_name(names, e['seat'])} digs up "
+                                  f"{kind_name(e['cube'])}"),
+    "stowaway": lambda e, names: (f"{kit.seat_name(names, e['seat'])} gains "
+                                  f"{kit.plural(e['n'], 'crew die', 'crew dice')}"),
+    "press": "{seat} press-gangs {n} of {target}'s crew",
+    "end": lambda e, names: f"the end: {kit.name_list(names, e['winners'])} won",
+}
+
+
+def event_text(event: dict[str, Any], names: list[str]) -> str:
+    return kit.word(event, names, EVENTS)
+
+
+# -- the seat's screen ----------------------------------------------------------------------
+
+def display(view: View, seat: int) -> Display:
+    """The seat's screen from its engine view: public lines, grouped choices, private
+    details (held select, or the phone)."""
+    state, names = view["state"], view["names"]
+    legal = view.get("you", {}).get("legal", [])
+    choices = tuple(choice(a, state, names, legal) for a in legal)
+    if not legal:
+        led = "off"
+    else:
+        led = "blink" if state["step"] in (DECIDE, BALLOT, FINAL) else "on"
+    return Display(title=title(state), lines=tuple(_lines(state, names, seat)),
+                   choices=choices, private=tuple(private_lines(state, names)), led=led)
+
+
+def title(state: View) -> str:
+    text = TITLES[state["step"]]
+    if state["round"] and state["step"] != OVER:
+        return f"R{state['round']} {text}"
+    return text
+
+
+def _lines(state: View, names: list[str], seat: int) -> list[str]:
+    if state["step"] == OVER:
+        return _end_lines(state, names, seat)
+    return [_role_line(state, names, seat), *_status(state, names), _stats(state, seat)][:3]
+
+
+def _role_line(state: View, names: list[str], seat: int) -> str:
+    role = state["roles"][seat]
+    if role == "captain":
+        return "You are the Captain"
+    captain = state["captain"]
+    if captain is None:
+        return f"You: {state['pirates'][seat]['color']}"
+    mine = ROLE_NAMES.get(role, "no role yet")
+    return f"You: {mine}, Captain {kit.seat_name(names, captain)}"
+
+
+def _stats(state: View, seat: int) -> str:
+    pirate = state["pirates"][seat]
+    return f"Rum {pirate['rum']} Crew {pirate['crew']} {loot_text(pirate['loot'])}"
+
+
+def _status(state: View, names: list[str]) -> list[str]:
+    """One line (two in battle) saying what the table is doing."""
+    step = state["step"]
+    if step in ROLL_STEPS:
+        return [_roll_status(state, names)]
+    if step == ROLES:
+        return [f"{kit.seat_name(names, state['captain'])} assigns roles"]
+    if step in (LOOK, CHOOSE, ISLAND):
+        scout = kit.seat_name(names, state["roles"].index(SCOUT))
+        return [f"Scout {scout} {'enters loot' if step == ISLAND else 'picks an island'}"]
+    if step in (TAKE, DIVIDE):
+        return [f"{state['island']['name']}: {loot_text(state['on_island'])}"]
+    if step == PEEK:
+        return ["First Mate may peek"]
+    if step in (DECIDE, FINAL):
+        return [_decision_line(state)]
+    if step == BALLOT:
+        ballot = state["ballot"]
+        return [f"Ballots {ballot['ballots_in']}/{ballot['ballots_total']}"]
+    if step in BATTLE_STEPS:
+        return _battle_lines(state, names)
+    if step == CUP:
+        cup = state["cup"]
+        taker = cup["takers"][cup["next"] % len(cup["takers"])]
+        return [f"{kit.seat_name(names, taker)} draws a cube"]
+    if step in BUY_STEPS:
+        return [f"{kit.seat_name(names, state['buyer'])} is buying"]
+    return [""]
+
+
+def _roll_status(state: View, names: list[str]) -> str:
+    if state["options"]["dice"] == "table":
+        waiting = [s for s, done in enumerate(state["rolling"]["done"]) if not done]
+        return "Enter dice: " + kit.name_list(names, waiting)
+    return {SETUP: "Rolling for Captain",
+            ROLLOFF: "Roll-off for Captain"}.get(state["step"], "Rolling dice")
+
+
+def _decision_line(state: View) -> str:
+    """``Scout mutiny, QM defend, FM ?``: the decisions so far, in voting order."""
+    short = {SCOUT: "Scout", "quarter_master": "QM", "first_mate": "FM"}
+    cells = []
+    for role in VOTE_ORDER:
+        choice = state["decisions"][state["roles"].index(role)]
+        cells.append(f"{short[role]} {choice or '?'}")
+    return ", ".join(cells) + (" (Scout's last word)" if state["step"] == FINAL else "")
+
+
+def _battle_lines(state: View, names: list[str]) -> list[str]:
+    sums = state["sums"]
+    first = f"Mutiny {sums[MUTINY]} v {sums[DEFEND]} Captain"
+    window = state["window"]
+    if state["step"] == WINDOW and window is not None:
+        return [first, f"Cards: {kit.seat_name(names, window['turn'])}'s turn"]
+    return [first, "Resolving a card"]
+
+
+def _end_lines(state: View, names: list[str], seat: int) -> list[str]:
+    final = state["final"]
+    won = "You win!" if seat in final["winners"] else "You lose"
+    return [f"{won} Infamy {final['total'][seat]}",
+            f"Best: {kit.name_list(names, final['winners'])}",
+            " ".join(str(t) for t in final["total"])]
+
+
+def private_lines(state: View, names: list[str]) -> list[str]:
+    """The seat's secrets first, then its full ledger."""
+    me = state.get("me")
+    if me is None:
+        return []
+    out: list[str] = []
+    if me.get("dice"):
+        out.append("Your dice " + dice_text(me["dice"]))
+    entering = me.get("entering")
+    if entering and entering["got"]:
+        out.append("Entered " + " ".join(map(str, entering["got"])))
+    if me.get("peek"):
+        out.append(f"Peek at {kit.seat_name(names, me['peek']['seat'])}: "
+                   + dice_text(me["peek"]["dice"]))
+    if me.get("ballots"):
+        out += [f"{kit.seat_name(names, s)}: {b}" for s, b in enumerate(me["ballots"]) if b]
+    mine = (state.get("ballot") or {}).get("mine")
+    if mine:
+        out.append(f"Your ballot: {mine[0]}")
+    out += _hand_lines(state, me["hand"])
+    for seen in me.get("islands_seen", []):
+        out.append(f"Space {seen['space'] + 1}: {seen['name']} {loot_text(seen['loot'])}")
+    pirate = state["pirates"][me["seat"]]
+    out.append("Loot " + loot_text(pirate["loot"]))
+    out.append(f"Rum {pirate['rum']} Crew {pirate['red']} red + {pirate['green']} green")
+    out.append(f"Islands {len(pirate['islands'])} Cannons {pirate['cannons']}")
+    return out
+
+
+def _hand_lines(state: View, hand: list[str]) -> list[str]:
+    if not hand:
+        return ["Hand: no cards"]
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    return ["Hand:"] + [f" {n}x {state['cards'][c]}" for c, n in counts.items()]
+
+
+# -- choices --------------------------------------------------------------------------------
+
+def choice(action: Action, state: View, names: list[str], legal: list[Action]) -> Choice:
+    """One whole decision: its words, its menu group, and a short form for the OLED."""
+    label, group, short = _words(action, state, names, legal)
+    return Choice(label, action, secret=_secret(action, state), group=group, short=short)
+
+
+def _secret(action: Action, state: View) -> bool:
+    kind = action["type"]
+    if kind == "enter":
+        return state["step"] == RALLY
+    if kind == "final":
+        return state["options"]["ballot"] == "secret"
+    return kind in SECRET_TYPES
+
+
+def _words(action: Action, state: View, names: list[str],
+           legal: list[Action]) -> tuple[str, tuple[str, ...], str]:
+    """``(label, group, short)`` of a choice."""
+    kind = action["type"]
+    who = kit.seat_name(names, action.get("seat"))
+    if kind == "enter":
+        sides = sum(1 for a in legal if a["type"] == "enter") or 6
+        return f"d{sides} shows {action['face']}", (), ""
+    if kind == "assign":
+        role = ROLE_NAMES[action["role"]]
+        return f"Make {who} {role}", (), ""
+    if kind == "look":
+        return (f"Look at the island on space {action['space'] + 1}", (),
+                f"Look at space {action['space'] + 1}")
+    if kind == "choose":
+        return _choose_words(action, state)
+    if kind == "count":
+        return (f"The island has {action['n']} {kind_name(action['kind'])}", (),
+                f"{kind_name(action['kind'])}: {action['n']}")
+    if kind in ("take", "loot"):
+        return f"Take {a_cube(action['kind'])}", (), ""
+    if kind == "give":
+        return f"Give the next {kind_name(action['kind'])} to {who}", (), ""
+    if kind == "give_rest":
+        return f"Give all the rest to {who}", (), ""
+    if kind == "target":
+        card = "Drunken Madness" if state["step"] == MADNESS else "Press-gang"
+        return f"{card} on {who}", (), ""
+    if kind == "reroll":
+        dice = action["dice"]
+        count = kit.plural(len(dice), "die", "dice")
+        faces = [f"d8 {f}" if s == 8 else str(f) for s, f in dice]
+        words = faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1]
+        return f"Re-roll your {words}", (f"Re-roll {count}",), ""
+    if kind == "play":
+        name = state["cards"][action["card"]]
+        group = ("Play a card",) if state["step"] == "buy" else ()
+        return f"Play {name}", group, ""
+    if kind == "trade":
+        paid = ", ".join(kind_name(k) for k in action["pay"])
+        get = a_cube(action["get"])
+        codes = "+".join(KIND_CODES[kind_index(k)] for k in action["pay"])
+        return (f"Trade {paid} for {get}", ("Trade 3 for 1", f"Get {get}"),
+                f"Pay {codes}")
+    if kind == "buy":
+        item = action["item"]
+        return (f"Buy {ITEMS[item]} ({price_text(item)})", ("Buy",),
+                {"rum": "Rum (S+O)", "crew": "Crew (O+2G+P)", "card": "Card (S+G+P)"}[item])
+    return _simple_words(action, state, names)
+
+
+def _choose_words(action: Action, state: View) -> tuple[str, tuple[str, ...], str]:
+    space = action["space"]
+    for seen in state.get("me", {}).get("islands_seen", []):
+        if seen["space"] == space:
+            cubes = loot_text(seen["loot"])
+            return (f"Pick {seen['name']} ({cubes}) on space {space + 1}", (),
+                    f"Space {space + 1} {cubes.replace(' ', '')}")
+    return f"Pick the island on space {space + 1}", (), f"Pick space {space + 1}"
+
+
+def _simple_words(action: Action, state: View,
+                  names: list[str]) -> tuple[str, tuple[str, ...], str]:
+    kind = action["type"]
+    choice_ = action.get("choice")
+    if kind in ("decide", "ballot"):
+        return ("Mutiny! Yarr!" if choice_ == MUTINY else "Defend Captain"), (), ""
+    if kind == "final":
+        me = state.get("me", {})
+        current = state["decisions"][me.get("seat", 0)]
+        if state["options"]["ballot"] == "secret":
+            current = ((state.get("ballot") or {}).get("mine") or [None])[0]
+        verb = "Keep" if choice_ == current else "Change"
+        return f"{verb}: {'Mutiny' if choice_ == MUTINY else 'Defend'}", (), ""
+    if kind == "peek":
+        who = kit.seat_name(names, action["seat"])
+        return f"Peek at {who}'s dice", (), ""
+    if kind == "drew":
+        return f"I drew {a_cube(action['kind'])}", (), f"Drew {kind_name(action['kind'])}"
+    words = {"no_peek": "No peek", "pass": "Pass", "done": "Done buying"}
+    return words.get(kind, kind.replace("_", " ")), (), ""
+
+
+# -- the table display ------------------------------------------------------------------------
+
+def summary(view: View) -> dict[str, Any]:
+    """The table display: the step, whose turn it publicly is, Infamy so far (islands)
+    or the final Infamy, and the last public events."""
+    state, names = view["state"], view["names"]
+    final = state["final"]
+    scores = final["total"] if final else [len(p["islands"]) for p in state["pirates"]]
+    turn = []
+    if state["step"] in BUY_STEPS and state["buyer"] is not None:
+        turn = [state["buyer"]]
+    elif state["step"] == WINDOW and state["window"] is not None:
+        turn = [state["window"]["turn"]]
+    return {"headline": title(state), "turn": turn, "scores": scores,
+            "score_label": "Infamy" if final else "Islands",
+            "lines": [event_text(e, names) for e in state["log"]]}
+
+
+def describe(action: Action, names: list[str]) -> str:
+    """A short log line of an action. Hidden moves say only what the table saw."""
+    kind = action["type"]
+    who = kit.seat_name(names, action.get("seat"))
+    kind_word = action.get("kind")
+    texts = {
+        "deal": "islands and mystery cards dealt",
+        "roll": "dice rolled", "enter": "a die entered", "cup": "cup drawn",
+        "assign": f"{ROLE_NAMES.get(action.get('role'), '')} to {who}",
+        "look": f"the Scout looks at space {action.get('space', 0) + 1}",
+        "choose": f"the Scout picks space {action.get('space', 0) + 1}",
+        "count": f"{kind_word}: {action.get('n')}",
+        "take": f"the Scout takes {kind_word}",
+        "give": f"{kind_word} to {who}", "give_rest": f"the rest to {who}",
+        "peek": "the First Mate decided", "no_peek": "the First Mate decided",
+        "decide": f"{action.get('choice')}", "ballot": "a secret ballot",
+        "final": "the Scout's last word", "pass": "pass", "target": f"at {who}",
+        "reroll": "re-roll dice", "drew": f"drew {kind_word}",
+        "buy": f"buy {action.get('item')}",
+        "trade": f"trade {', '.join(action.get('pay', []))} for {action.get('get')}",
+        "loot": f"take {kind_word}", "done": "done buying", "play": "play a card",
+    }
+    return texts.get(kind, kind.replace("_", " "))

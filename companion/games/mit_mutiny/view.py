@@ -1,0 +1,133 @@
+"""What each viewer of a Mutiny (``mit-mutiny``) match may know.
+
+Public at a real table, so in every view: the roles and the Captain; each pirate's
+Rum, crew dice (red and green), loot cubes (they sit on the player mat), the number of
+cards in hand, the cards played (face up) and the islands won; the supplies (Rum, green
+crew, the mystery deck's size, the bank's cubes); which map spaces are still face down
+and which a Scout has looked at; the face-up island, the Captain's division, the
+decisions (public ballot), every die once the battle reveals them, and the battle's
+whole record (``battle["events"]``: dice, cards, re-rolls, sums, winner, cup draws).
+
+Secret, in the owner's view only (``me``): the cards in hand, the pirate's own hidden
+roll (and, for the First Mate, the roll he peeked at), the islands the pirate has looked
+at while they lie face down, and the pirate's secret ballot (and, for the Scout
+deciding last in a secret ballot, the other two ballots).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from companion.engine import votes
+from companion.engine.match import clone
+from companion.engine.rules import Viewer
+
+from .core import (
+    CHOOSE, COLORS, DIVIDE, FINAL, FIRST_MATE, ISLAND, LOOK, RALLY, ROLES, SCOUT, SEATS,
+    TAKE, State, dealt, seat_of, side_sums,
+)
+
+#: Option values every view shows (the stack of a teaching deck stays out of views).
+VIEW_OPTIONS = ("dice", "islands", "ballot", "cup_draws", "card_window", "crew_needs_rum")
+#: Copied as they are: plain values or public records.
+PLAIN = ("step", "round", "islands_total", "islands_done", "captain", "scout_took",
+         "peeked", "vote_turn", "changed", "revealed", "buyer", "treasure_left")
+#: Records copied whole (public, and small).
+RECORDS = ("roles", "on_island", "entry", "shares", "setup_rolls", "rolloffs",
+           "decisions", "window", "effect", "battle", "cup", "buy_order", "log", "final",
+           "island")
+#: Steps of a round before its rally (the last round's dice are no longer news).
+BEFORE_RALLY = frozenset({ROLES, LOOK, CHOOSE, ISLAND, TAKE, DIVIDE})
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The public record, plus ``me`` (the viewer's own secrets) for a seat."""
+    out = public_view(state)
+    if state["vote"] is not None:
+        out["ballot"] = votes.vote_view(state["vote"], viewer)
+    if isinstance(viewer, int):
+        out["me"] = seat_view(state, viewer)
+    return out
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """Everything the whole table may know (see the module docstring)."""
+    out: dict[str, Any] = {key: state[key] for key in PLAIN}
+    out.update(clone({key: state[key] for key in RECORDS}))
+    out["options"] = {key: state["options"][key] for key in VIEW_OPTIONS}
+    out["pirates"] = [_pirate(state, s) for s in range(SEATS)]
+    out["supply"] = {"rum": state["rum_supply"], "green": state["green_supply"],
+                     "deck": len(state["deck"]), "bank": list(state["bank"])}
+    # Card names by id (the deck list is public; hands are not).
+    out["cards"] = dict(_card_names(state["data"]))
+    out["map"] = _map(state)
+    out["rolling"] = _rolling(state)
+    revealed = state["revealed"]
+    out["dice"] = [[list(die) for die in dice] for dice in state["dice"]] if revealed else None
+    out["dice_count"] = [len(d) for d in state["dice"]]
+    out["sums"] = side_sums(state) if revealed else None
+    out["ballot"] = None
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _card_names(data: str) -> tuple[tuple[str, str], ...]:
+    """``(id, name)`` pairs of the dealt cards, cached per match data."""
+    return tuple((cid, card["name"]) for cid, card in dealt({"data": data})["cards"].items())
+
+
+def _pirate(state: State, seat: int) -> dict[str, Any]:
+    """One pirate's public ledger."""
+    red, green = state["red"][seat], state["green"][seat]
+    return {
+        "color": COLORS[seat], "rum": state["rum"][seat], "red": red, "green": green,
+        "crew": red + green, "loot": list(state["loot"][seat]),
+        "cards": len(state["hands"][seat]), "played": list(state["played"][seat]),
+        "cannons": state["cannons"][seat], "islands": list(state["won"][seat]),
+    }
+
+
+def _map(state: State) -> dict[str, Any] | None:
+    """Which spaces still hold a face-down island, and who has looked at which."""
+    if state["spaces"] is None:
+        return None
+    return {"face_down": [island is not None for island in state["spaces"]],
+            "seen": [list(seen) for seen in state["seen"]], "looked": list(state["looked"])}
+
+
+def _rolling(state: State) -> dict[str, Any] | None:
+    """Dice waiting for faces: a hidden rally shows only who is done."""
+    roll = state["roll"]
+    if roll is None:
+        return None
+    done = [len(roll["got"][s]) == len(roll["need"][s]) for s in range(SEATS)]
+    if state["step"] == RALLY:
+        return {"count": [len(n) for n in roll["need"]], "done": done}
+    return {"need": [list(n) for n in roll["need"]], "got": [list(g) for g in roll["got"]],
+            "done": done}
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """What only ``seat`` knows."""
+    me: dict[str, Any] = {"seat": seat, "role": state["roles"][seat], "color": COLORS[seat],
+                          "hand": list(state["hands"][seat])}
+    # The pirate's own hidden roll, from the rally to the end of the round (the
+    # previous round's cup stays down until the next rally, unlooked at).
+    hidden = not state["revealed"] and state["step"] not in BEFORE_RALLY
+    me["dice"] = [list(d) for d in state["dice"][seat]] if hidden and state["dice"][seat] \
+        else None
+    roll = state["roll"]
+    if state["step"] == RALLY and roll is not None:
+        me["entering"] = {"need": list(roll["need"][seat]), "got": list(roll["got"][seat])}
+    if seat == seat_of(state, FIRST_MATE) and state["peek"] is not None:
+        target = state["peek"]
+        me["peek"] = {"seat": target, "dice": [list(d) for d in state["dice"][target]]}
+    if state["spaces"] is not None:
+        islands = dealt(state)["islands"]
+        me["islands_seen"] = [{"space": i, "name": islands[state["spaces"][i]]["name"],
+                               "loot": list(islands[state["spaces"][i]]["loot"])}
+                              for i in state["seen"][seat] if state["spaces"][i] is not None]
+    vote = state["vote"]
+    if vote is not None and state["step"] == FINAL and seat == seat_of(state, SCOUT):
+        me["ballots"] = [b[0] if b else None for b in vote["cast"]]
+    return me
