@@ -6,7 +6,7 @@ Rulings: see docs/games/moon-yeti.md.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from companion.engine import votes
 from companion.engine.chance import Chance
@@ -53,7 +53,8 @@ def _voters_owing(state: State) -> list[Actor]:
     return votes.waiting(state[VOTE_KEYS[state["step"]]])
 
 
-def _role(role: str):
+def _role(role: str) -> Callable[[State], list[Actor]]:
+    """Who acts in a step that is one role's: that role's holder."""
     return lambda state: [seat_of(state, role)]
 
 
@@ -335,7 +336,8 @@ class MoonYeti(Game):
             self._close_guilt_vote(state, ctx)
 
     @staticmethod
-    def _open_vote(state: State, name: str, targets, extra) -> votes.Vote:
+    def _open_vote(state: State, name: str, targets: Callable[[State, int], list[int]],
+                   extra: Callable[[int], tuple[list[Any], bool]]) -> votes.Vote:
         """A vote where every voter picks among ``targets(seat)``; ``extra(seat)`` adds
         the seat's other choices and says whether it casts a second ballot."""
         choices: list[list[Any] | None] = []
@@ -500,8 +502,9 @@ class MoonYeti(Game):
         return Result(list(end["winners"]), scores, REASONS[end["reason"]], details)
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
-        """Deal and time (3), two discussions (2 x seats + 3), two votes (seats + 1 each),
-        and at most 1 + 2 + 1 + 2 for the Navigator, Boatswain and Chaplain after."""
+        """Deal and time (3), two discussions (2 x seats + 3), two votes (seats + 1
+        each, + 1 for a waiting Boatswain's second press), then at most Dead Reckoning
+        (1), the Boatswain's late ballots (2), Forgiveness (1) and Change Course (2)."""
         return 4 * seats + 20
 
     # -- what each viewer may see ----------------------------------------------------
