@@ -1,4 +1,4 @@
-"""Card Mutiny: the rulebook's rules, rulings F1-F5, both modes and the memory rules.
+"""Card Mutiny: the rulebook's rules, rulings F1-F6, both modes and the memory rules.
 
 Most tests stack the deal (option ``stacked_deal``): the cards fill the grid row by row
 from A1, the rest is the stack, top first. A short stacked deal plays a short game with
@@ -11,11 +11,12 @@ import random
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, Match
+from companion.engine import CHANCE, PUBLIC, Match, RedealFailed
+from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games import get
-from companion.games.card_mutiny import (CATALOGUE, DECK_SIZE, GAME, KINDS, MAX_MOVES,
-                                         deck_counts, full_deck)
+from companion.games.card_mutiny import CATALOGUE, DECK_SIZE, GAME, KINDS, deck_counts, full_deck
+from companion.games.card_mutiny.show import log_lines
 from tests.engine.contract import rejected
 
 DEFAULTS = GAME.spec.resolve_options({})
@@ -27,9 +28,9 @@ def idx(name: str) -> int:
     return ROWS.index(name[0]) * 7 + int(name[1:]) - 1
 
 
-def new(deal: str = "", seats: int = 3, first: int = 1, **options) -> Match:
+def new(deal: str = "", seats: int = 3, first: int = 1, names=None, **options) -> Match:
     opts = {"stacked_deal": deal, "first_seat": first, **options}
-    return Match.create(GAME, seats, opts, seed=11)
+    return Match.create(GAME, seats, opts, seed=11, names=names)
 
 
 def full(front: list[str] = (), stack: list[str] = ()) -> str:
@@ -50,6 +51,15 @@ def pub(match: Match) -> dict:
     return match.view(PUBLIC)["state"]
 
 
+def step(match: Match) -> str:
+    return match.step()
+
+
+def said(match: Match) -> list[str]:
+    """The public log, in words."""
+    return log_lines(match.view(PUBLIC))
+
+
 def turn(match: Match) -> int:
     return st(match)["turn"]
 
@@ -61,18 +71,8 @@ def cell(match: Match, name: str, viewer=PUBLIC):
 
 
 def flip(match: Match, name: str, kind: str = "flip") -> None:
-    """The active player flips (or peeks at) a cell, moving the cursor if needed."""
-    target = {"type": kind, "cell": idx(name)}
-    seat = turn(match)
-    for _ in range(2 * MAX_MOVES):
-        legal = match.legal_actions(seat)
-        if target in legal:
-            match.apply(seat, target)
-            return
-        moves = [a for a in legal if a["type"] == "row"]
-        wanted = [a for a in moves if a["row"] == idx(name) // 7]
-        match.apply(seat, (wanted or moves)[0])
-    raise AssertionError(f"cannot reach {name}")
+    """The active player flips (or peeks at) a cell: one whole decision."""
+    match.apply(turn(match), {"type": kind, "cell": idx(name)})
 
 
 def flips(match: Match, *names: str) -> None:
@@ -125,7 +125,7 @@ def test_the_deal_fills_a_face_down_7x7_grid_and_a_stack_of_71(seats):
         view = match.view(viewer)["state"]
         assert view["grid"] == [["down"] * 7 for _ in range(7)]
         assert view["stack"] == 71 and view["face_down"] == 49
-    assert match.acting() == [s["turn"]] and s["phase"] == "flip"
+    assert match.acting() == [s["turn"]] and match.step() == "flip"
 
 
 def test_the_first_player_is_drawn_at_random_unless_chosen():
@@ -162,7 +162,7 @@ def test_rocks_option_limits_rocks_in_a_stacked_deal():
 def test_a_long_chain_keeps_the_turn_and_fills_the_chest():
     match = new("gold gold silver silver copper copper gold gold ruby map map map")
     flips(match, "A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1")
-    assert turn(match) == 0 and st(match)["phase"] == "flip"
+    assert turn(match) == 0 and step(match) == "flip"
     assert pub(match)["chests"][0] == {"gold": 4, "silver": 2, "copper": 2}
     assert pub(match)["gold"] == [1800, 0, 0]
     # The matched cards are gone from the grid (their places wait for the refill).
@@ -174,14 +174,14 @@ def test_a_long_chain_keeps_the_turn_and_fills_the_chest():
 def test_a_broken_chain_keeps_the_pairs_and_shows_the_misses_until_the_turn_ends():
     match = new("gold gold silver copper copper silver")
     flips(match, "A1", "A2", "A3", "A4")
-    assert st(match)["phase"] == "look" and match.acting() == [0]
+    assert step(match) == "look" and match.acting() == [0]
     for viewer in [PUBLIC, 0, 1, 2]:
         assert cell(match, "A3", viewer)["kind"] == "silver"
         assert cell(match, "A4", viewer)["state"] == "open"
     assert match.legal_actions(0) == [{"type": "end_turn"}]
     end_turn(match)
     assert pub(match)["chests"][0] == {"gold": 2}
-    assert turn(match) == 1 and st(match)["phase"] == "flip"
+    assert turn(match) == 1 and step(match) == "flip"
     for viewer in [PUBLIC, 0, 1, 2]:
         assert cell(match, "A3", viewer) == "down" and cell(match, "A4", viewer) == "down"
         assert cell(match, "A1", viewer) is None     # short deal: nothing to refill
@@ -200,7 +200,7 @@ def test_the_active_seat_is_asked_to_end_the_turn_after_a_miss():
 def test_a_coin_then_a_map_is_no_match():
     match = new("gold map gold map map")
     flips(match, "A1", "A2")
-    assert st(match)["phase"] == "look"
+    assert step(match) == "look"
     end_turn(match)
     assert pub(match)["chests"][0] == {} and pub(match)["face_down"] == 5
 
@@ -209,7 +209,7 @@ def test_a_gem_as_the_second_card_is_collected_and_the_coin_turns_back():
     match = new("gold pearl gold")
     flips(match, "A1", "A2")
     assert pub(match)["chests"][0] == {"pearl": 1}
-    assert st(match)["phase"] == "look"   # the gold coin is still up
+    assert step(match) == "look"   # the gold coin is still up
     end_turn(match)
     assert cell(match, "A1") == "down" and turn(match) == 1
 
@@ -219,7 +219,8 @@ def test_a_face_up_card_cannot_be_flipped_and_only_the_active_player_flips():
     flip(match, "A1")
     assert rejected(match, 0, {"type": "flip", "cell": idx("A1")}) == "bad_value"
     assert rejected(match, 1, {"type": "flip", "cell": idx("A2")}) == "not_your_turn"
-    assert rejected(match, 0, {"type": "deal", "first": 0}) == "not_now"
+    # A chance move sent by a seat is no move of the game's seats at all.
+    assert rejected(match, 0, {"type": "deal", "first": 0}) == "unknown_action"
 
 
 # -- Treasure Maps ---------------------------------------------------------------------
@@ -227,7 +228,7 @@ def test_a_face_up_card_cannot_be_flipped_and_only_the_active_player_flips():
 def test_three_maps_in_a_row_make_a_set_that_ends_the_turn_and_counts_at_the_end():
     match = new("map map map gold gold")
     flips(match, "A1", "A2")
-    assert st(match)["phase"] == "flip"
+    assert step(match) == "flip"
     flip(match, "A3")
     assert pub(match)["map_sets"] == [1, 0, 0]
     assert turn(match) == 1                  # maps cannot be chained
@@ -248,7 +249,7 @@ def test_maps_after_a_pair_can_make_a_set():
 def test_a_map_run_broken_by_a_coin_turns_back_face_down():
     match = new("map map gold map gold")
     flips(match, "A1", "A2", "A3")
-    assert st(match)["phase"] == "look"
+    assert step(match) == "look"
     end_turn(match)
     assert pub(match)["map_sets"] == [0, 0, 0]
     assert [cell(match, c) for c in ("A1", "A2", "A3")] == ["down"] * 3
@@ -295,7 +296,7 @@ def test_a_mutiny_revealed_by_the_captain_is_ignored():
     match = new("mutiny gold gold")
     flip(match, "A1")          # everyone has 0 gold: all are tied Captains
     assert pub(match)["discard"] == {"mutiny": 1}
-    assert "ignored" in pub(match)["log"][-1] and turn(match) == 1
+    assert "ignored" in said(match)[-1] and turn(match) == 1
 
 
 def test_a_mutiny_lets_each_non_captain_from_the_revealer_take_the_best_card():
@@ -317,7 +318,7 @@ def test_tied_captains_the_revealer_picks_the_target_and_the_other_captain_sits_
     flips(match, "A3", "A4", "B4", "A6")    # seat 1: gold pair (600), then a miss
     end_turn(match)
     flip(match, "A5")                       # seat 2 reveals the Mutiny
-    assert st(match)["phase"] == "target"
+    assert step(match) == "target"
     assert match.legal_actions(2) == [{"type": "target", "seat": 0},
                                       {"type": "target", "seat": 1}]
     match.apply(2, {"type": "target", "seat": 1})
@@ -331,7 +332,8 @@ def test_a_mutiny_on_a_nearly_empty_chest_leaves_the_last_takers_nothing():
     match = new("pearl mutiny gold gold", seats=4)
     flips(match, "A1", "A2")
     assert pub(match)["chests"] == [{}, {"pearl": 1}, {}, {}]
-    assert "Mutiny on Seat 1: Seat 2 Pearl" in pub(match)["log"][-1]
+    assert said(match)[-2:] == ["Seat 2 leads a Mutiny on Seat 1",
+                                "Mutiny: Seat 2 takes Seat 1's Pearl (200 gold)"]
 
 
 def test_mutiny_option_revealer_only_the_revealer_takes():
@@ -365,7 +367,7 @@ def test_storm_reshuffles_the_face_down_cards_of_the_row_the_revealer_picks():
     match = new(deal)
     before = st(match)["grid"]
     flip(match, "A1")
-    assert st(match)["phase"] == "storm"
+    assert step(match) == "storm"
     rows = match.legal_actions(0)
     assert rows[0] == {"type": "storm_row", "row": 0} and len(rows) == 7
     match.apply(0, {"type": "storm_row", "row": 1})
@@ -373,7 +375,7 @@ def test_storm_reshuffles_the_face_down_cards_of_the_row_the_revealer_picks():
     assert sorted(after[7:14]) == sorted(before[7:14])
     assert after[1:7] == before[1:7] and after[14:] == before[14:]
     assert turn(match) == 1 and pub(match)["discard"] == {"storm": 1}
-    assert "Storm on row B" in " ".join(pub(match)["log"])
+    assert "Storm on row B" in " ".join(said(match))
 
 
 def test_storm_moves_the_cards_with_a_chance_action_only_the_journal_knows():
@@ -388,7 +390,7 @@ def test_storm_moves_the_cards_with_a_chance_action_only_the_journal_knows():
 def test_parrot_shows_one_card_to_the_peeker_only_until_the_turn_ends():
     match = new("parrot gold silver copper gold silver copper")
     flip(match, "A1")
-    assert st(match)["phase"] == "peek"
+    assert step(match) == "peek"
     flip(match, "A3", kind="peek")
     me = match.view(0)["state"]["me"]
     assert me["peeks"] == [{"cell": "A3", "index": 2,
@@ -410,7 +412,7 @@ def test_spyglass_peeks_at_three_cards():
     flip(match, "A1")
     for name in ("A2", "A4", "A5"):
         flip(match, name, kind="peek")
-    assert st(match)["phase"] == "look"
+    assert step(match) == "look"
     kinds = [p["card"]["kind"] for p in match.view(0)["state"]["me"]["peeks"]]
     assert kinds == ["gold", "copper", "map"]
     end_turn(match)
@@ -439,9 +441,9 @@ def test_plank_makes_the_revealer_discard_their_lowest_coin():
 def test_shore_leave_gives_another_turn():
     match = new("shore_leave gold gold silver copper silver copper")
     flip(match, "A1")
-    assert turn(match) == 0 and st(match)["phase"] == "flip"
+    assert turn(match) == 0 and step(match) == "flip"
     flips(match, "A2", "A3", "A4", "A5")
-    assert st(match)["phase"] == "look"
+    assert step(match) == "look"
     end_turn(match)
     assert turn(match) == 1
 
@@ -519,7 +521,9 @@ def test_nothing_in_any_view_tells_what_is_under_a_card_turned_back_face_down():
         assert "A1" not in text and "A2" not in text and '"index": 0' not in text
         assert match.view(viewer)["state"]["open"] == []
     # The public log names the cards, never where they lie.
-    assert "Silver/Copper - no match" in pub(match)["log"][-1]
+    assert "Silver coin / Copper coin, no match" in said(match)[-1]
+    assert pub(match)["log"][-1] == {"kind": "no_match", "seat": 0,
+                                     "cards": ["silver", "copper"]}
     assert GAME.describe({"type": "flip", "cell": 0}, ["a", "b", "c"]) == "flip A1"
 
 
@@ -552,17 +556,20 @@ def test_redeal_keeps_the_cards_the_viewer_is_peeking_at():
     assert len(set(moved)) > 1
 
 
-def test_the_cursor_lists_one_row_and_its_moves_and_is_bounded():
+def test_a_flip_is_one_decision_filed_in_the_seat_menu_by_row():
     match = new(full())
-    legal = match.legal_actions(0)
-    assert [a for a in legal if a["type"] == "flip"] == [
-        {"type": "flip", "cell": k} for k in range(7)]
-    assert [a for a in legal if a["type"] == "row"] == [
-        {"type": "row", "row": 1}, {"type": "row", "row": 6}]
-    for _ in range(MAX_MOVES):
-        row = [a for a in match.legal_actions(0) if a["type"] == "row"][0]
-        match.apply(0, row)
-    assert all(a["type"] == "flip" for a in match.legal_actions(0))
+    assert match.legal_actions(0) == [{"type": "flip", "cell": k} for k in range(49)]
+    screen = match.display(0)
+    top = menu(screen.choices)
+    assert [item.label for item in top] == [f"Row {r}" for r in ROWS]
+    assert all(item.is_group and item.count == 7 and not item.secret for item in top)
+    row_c = menu(screen.choices, ("Row C",))
+    assert [item.label for item in row_c] == [f"Flip row C, column {c}" for c in range(1, 8)]
+    chosen = screen.choices[row_c[4].index]
+    assert chosen.action == {"type": "flip", "cell": idx("C5")} and chosen.short == "Flip C5"
+    match.apply(0, chosen.action)
+    assert cell(match, "C5")["state"] == "open"
+    assert menu(match.display(0).choices)[2].count == 6
 
 
 def test_few_face_down_cards_are_listed_one_by_one():
@@ -573,13 +580,9 @@ def test_few_face_down_cards_are_listed_one_by_one():
 # -- cards mode: real cards entered ----------------------------------------------------
 
 def enter(match: Match, *kinds: str) -> None:
-    """The active player enters each card turned up (through a sub-menu if needed)."""
+    """The active player enters each card turned up: one whole decision each."""
     for kind in kinds:
-        seat = turn(match)
-        group = {"gem": "gem", "event": "event"}.get(KINDS[kind].category)
-        if group:
-            match.apply(seat, {"type": "menu", "group": group})
-        match.apply(seat, {"type": "reveal", "kind": kind})
+        match.apply(turn(match), {"type": "reveal", "kind": kind})
 
 
 def test_cards_mode_counts_the_real_cards_and_keeps_the_chests():
@@ -590,20 +593,21 @@ def test_cards_mode_counts_the_real_cards_and_keeps_the_chests():
     enter(match, "gold", "gold", "ruby")
     assert pub(match)["chests"][0] == {"gold": 2, "ruby": 1}
     assert turn(match) == 1 and pub(match)["stack"] == 68
-    assert pub(match)["face_down"] == 49 and "Refill 3" in " ".join(pub(match)["log"])
+    assert pub(match)["face_down"] == 49 and "Refill 3" in " ".join(said(match))
 
 
-def test_cards_mode_menus_offer_only_cards_still_face_down():
+def test_cards_mode_offers_only_cards_still_face_down_gems_and_events_one_menu_down():
     match = new("gold*2 silver*2 kraken", mode="cards")
     assert match.legal_actions(0) == [
         {"type": "reveal", "kind": "gold"}, {"type": "reveal", "kind": "silver"},
-        {"type": "menu", "group": "event"}, {"type": "menu", "group": "accident"}]
-    match.apply(0, {"type": "menu", "group": "event"})
-    assert match.legal_actions(0) == [{"type": "reveal", "kind": "kraken"},
-                                      {"type": "back"}]
-    match.apply(0, {"type": "back"})
-    match.apply(0, {"type": "menu", "group": "event"})
-    assert {"type": "back"} not in match.legal_actions(0)   # once per turn
+        {"type": "reveal", "kind": "kraken"},
+        *({"type": "accident", "cards": n} for n in (2, 3, 4, 5))]
+    choices = match.display(0).choices
+    assert [item.label for item in menu(choices)] == [
+        "Turned up: Gold coin (300)", "Turned up: Silver coin (200)", "Event", "Accident"]
+    assert [item.label for item in menu(choices, ("Event",))] == ["Turned up: Kraken"]
+    assert [choices[item.index].short for item in menu(choices, ("Accident",))] == [
+        "2 by accident", "3 by accident", "4 by accident", "5 by accident"]
 
 
 def test_cards_mode_a_miss_goes_back_into_the_face_down_count():
@@ -616,15 +620,13 @@ def test_cards_mode_a_miss_goes_back_into_the_face_down_count():
 
 def test_cards_mode_an_accident_is_replaced_from_the_stack_and_shuffled_in():
     match = new(mode="cards")
-    match.apply(0, {"type": "menu", "group": "accident"})
     match.apply(0, {"type": "accident", "cards": 3})
     assert pub(match)["stack"] == 71 and pub(match)["face_down"] == 49
-    assert turn(match) == 0 and "accident" in pub(match)["log"][-1]
-    assert {"type": "menu", "group": "accident"} not in match.legal_actions(0)
+    assert turn(match) == 0 and "accident" in said(match)[-1]
+    assert not [a for a in match.legal_actions(0) if a["type"] == "accident"]
     # With the stack too small, the grid waits for the refill at the turn's end.
     match = new("gold*4 silver*2", mode="cards")
     assert pub(match)["stack"] == 0
-    match.apply(0, {"type": "menu", "group": "accident"})
     match.apply(0, {"type": "accident", "cards": 2})
     assert pub(match)["face_down"] == 4 and pub(match)["stack"] == 2
 
@@ -641,9 +643,9 @@ def test_cards_mode_a_rock_keeps_its_place_and_is_not_refilled():
 def test_cards_mode_peeks_and_storms_happen_at_the_table():
     match = new("storm parrot gold gold", mode="cards")
     enter(match, "storm")
-    assert turn(match) == 1 and "Storm" in pub(match)["log"][-1]
+    assert turn(match) == 1 and "Storm" in said(match)[-1]
     enter(match, "parrot")
-    assert turn(match) == 2 and "peek" in pub(match)["log"][-1]
+    assert turn(match) == 2 and "peek" in said(match)[-1]
 
 
 def test_cards_mode_mutiny_and_map_sets():
@@ -658,18 +660,166 @@ def test_cards_mode_mutiny_and_map_sets():
 
 # -- screens ---------------------------------------------------------------------------
 
+def reachable(choices, path=()) -> list[int]:
+    """The choices a seat reaches by paging through every menu level."""
+    found = []
+    for item in menu(choices, path):
+        found += reachable(choices, path + (item.label,)) if item.is_group else [item.index]
+    return found
+
+
 @pytest.mark.parametrize("mode", ["grid", "cards"])
-def test_screens_fit_the_oled_through_a_whole_game(mode):
+def test_every_screen_offers_each_decision_once_in_full_words(mode):
     names = ["Annabella", "Bo", "Christopher", "D"]
     match = Match.create(GAME, 4, {"mode": mode}, seed=5, names=names)
     rng = random.Random(5)
+    titles = set()
     while not match.is_over:
         for seat in range(4):
             shown = match.display(seat)
-            assert len(shown.title) <= 20 and len(shown.lines) <= 3
-            assert all(len(line) <= 21 for line in shown.lines)
-            assert all(len(c.label) <= 18 for c in shown.choices)
+            titles.add(shown.title)
+            assert len(shown.lines) == 3 and all(shown.lines)
+            assert [c.action for c in shown.choices] == match.legal_actions(seat)
+            assert len({c.label for c in shown.choices}) == len(shown.choices)
+            assert sorted(reachable(shown.choices)) == list(range(len(shown.choices)))
+            # A hand-made short form is for the 21 columns of the OLED.
+            assert all(len(c.short) <= 21 for c in shown.choices)
             assert (shown.led == "on") == (seat in match.acting())
         actor = match.acting()[0]
         match.apply(actor, rng.choice(match.legal_actions(actor)))
+    assert "Christopher's turn" in titles          # names are never cut
     assert match.display(0).title == "Game over"
+
+
+def test_the_table_summary_names_the_turn_the_captains_and_what_happened():
+    match = new("gold gold silver copper silver copper", names=["Anne", "Bo", "Cy"])
+    flips(match, "A1", "A2")
+    summary = match.summary()
+    assert summary["headline"] == "Anne flips" and summary["turn"] == [0]
+    assert summary["scores"] == [600, 0, 0] and summary["score_label"] == "gold"
+    assert summary["lines"][:2] == ["Captain: Anne", "Stack 0, 4 face down, 0 discarded"]
+    assert summary["lines"][-1] == "Anne: a pair of Gold coins (+600)"
+
+
+# -- every change of gold has its event --------------------------------------------------
+
+def test_kraken_names_every_coin_it_discards():
+    deal = ("gold gold copper copper silver silver silver silver copper copper "
+            "kraken ruby")
+    match = new(deal, names=["Anne", "Bo", "Cy"])
+    flips(match, "A1", "A2", "A3", "A4", "B5")
+    assert pub(match)["gold"][0] == 1300
+    flips(match, "A5", "A6", "A7", "B1", "B2", "B3", "B4")
+    assert pub(match)["gold"] == [1200, 900, 0]
+    assert said(match)[-4:-1] == ["Bo: Kraken, everyone discards their lowest coin",
+                                  "Kraken: Bo discards a Copper coin (-100)",
+                                  "Kraken: Anne discards a Copper coin (-100)"]
+
+
+def test_plank_names_the_coin_it_discards():
+    match = new("gold gold copper copper plank pearl", names=["Anne", "Bo", "Cy"])
+    flips(match, "A1", "A2", "A3", "A4", "A5")
+    assert said(match)[-1] == "Plank: Anne discards a Copper coin (-100)"
+    assert pub(match)["log"][-1] == {"kind": "lose", "seat": 0, "card": "copper",
+                                     "cause": "plank", "gold": 100}
+
+
+SIGNED = {"pair": ((1, "seat"),), "gem": ((1, "seat"),), "lose": ((-1, "seat"),),
+          "take": ((1, "seat"), (-1, "target"))}
+
+
+def new_events(before: list, after: list) -> list:
+    """The events ``after`` adds to ``before`` (the log keeps only its last entries)."""
+    for start in range(len(before) + 1):
+        if after[:len(before) - start] == before[start:]:
+            return after[len(before) - start:]
+    raise AssertionError("the log lost its order")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_change_of_gold_has_an_event_with_its_cause(seed):
+    rng = random.Random(seed)
+    options = {"mode": rng.choice(["grid", "cards"]), "mutiny": rng.choice(["crew", "revealer"]),
+               "coin_score": rng.choice(["per_card", "per_pair"]),
+               "captain_mutiny": rng.choice(["ignored", "tied_pick"])}
+    match = Match.create(GAME, rng.randint(2, 6), options, seed=seed)
+    changes = 0
+    while not match.is_over:
+        before = pub(match)
+        actor = match.acting()[0]
+        match.apply(actor, rng.choice(match.legal_actions(actor)))
+        after = pub(match)
+        explained = [0] * match.seats
+        for event in new_events(before["log"], after["log"]):
+            for sign, field in SIGNED.get(event["kind"], ()):
+                explained[event[field]] += sign * event["gold"]
+        moved = [b - a for a, b in zip(before["gold"], after["gold"])]
+        assert moved == explained, (moved, explained, after["log"][-4:])
+        changes += any(moved)
+    assert changes > 5
+
+
+# -- F6: a Captain's own Mutiny --------------------------------------------------------
+
+TIED = "gold gold gold gold mutiny copper copper silver silver silver silver"
+
+
+def two_tied_captains(**options) -> Match:
+    """Seats 0 and 1 each hold a gold pair (600); seat 0 is about to flip the Mutiny."""
+    match = new(TIED, **options)
+    for _ in range(2):
+        flips(match, "A1" if turn(match) == 0 else "A3", "A2" if turn(match) == 0 else "A4")
+        flips(match, "B4", "A6")
+        end_turn(match)
+    flips(match, "B4", "A6")
+    end_turn(match)
+    assert turn(match) == 0 and pub(match)["captains"] == [0, 1]
+    return match
+
+
+def test_a_tied_captains_mutiny_is_ignored_by_default():
+    match = two_tied_captains()
+    flip(match, "A5")
+    assert pub(match)["chests"] == [{"gold": 2}, {"gold": 2}, {}]
+    assert "ignored" in said(match)[-1] and turn(match) == 1
+
+
+def test_captain_mutiny_tied_pick_turns_it_on_the_other_captain():
+    match = two_tied_captains(captain_mutiny="tied_pick")
+    flip(match, "A5")
+    # The revealer leads, then every player who is not a Captain, clockwise.
+    assert pub(match)["chests"] == [{"gold": 3}, {}, {"gold": 1}]
+    assert said(match)[-3] == "Seat 1 leads a Mutiny on Seat 2"
+
+
+def test_captain_mutiny_tied_pick_with_several_others_asks_which():
+    match = new("mutiny gold gold", captain_mutiny="tied_pick")
+    flip(match, "A1")
+    assert match.step() == "target"
+    assert match.legal_actions(0) == [{"type": "target", "seat": 1},
+                                      {"type": "target", "seat": 2}]
+    match.apply(0, {"type": "target", "seat": 2})
+    assert said(match)[-1].endswith("the chest is empty, nothing to take")
+    assert turn(match) == 1
+
+
+# -- the re-deal -----------------------------------------------------------------------
+
+def test_redeal_refuses_a_grid_it_cannot_draw_again():
+    match = new(full(["spyglass"]))
+    flip(match, "A1")
+    flip(match, "C3", kind="peek")
+    broken = st(match)
+    broken["grid"] = broken["grid"][:40]
+    with pytest.raises(RedealFailed):
+        GAME.redeal(broken, 0, random.Random(1))
+    broken = st(match)
+    broken["rocks"] = [idx("C3")]       # the peeked card is no longer face down
+    with pytest.raises(RedealFailed):
+        GAME.redeal(broken, 0, random.Random(1))
+
+
+def test_cards_mode_hides_nothing_so_the_redeal_is_the_state():
+    match = new(mode="cards")
+    enter(match, "gold")
+    assert GAME.redeal(st(match), 1, random.Random(1)) == st(match)

@@ -1,0 +1,230 @@
+"""What a seat and the table show of Card Mutiny: screens, menus, events in words.
+
+Everything here is built from a view (a seat's own, or the public one), never from the
+state. Text is never cut: each screen fits what it is given, or shows a choice's
+``short`` form. Rulings: see docs/games/card-mutiny.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from companion.engine.display import Choice, Display
+from companion.engine.rules import Action
+from companion.games import kit
+from companion.games.card_mutiny.data import (DEAL, GEMS, EVENTS, KINDS, LOOK, MAP_SET,
+                                              OVER, PEEK, ROW_NAMES, SIZE, STORM, TARGET,
+                                              cell_name)
+
+#: Up to this many face-down cards are listed one by one; with more, a seat's menu
+#: files them by row ("Row C", then the card), so no card is far from the first line.
+DIRECT_LIST = 12
+#: How many recent events the table display words.
+TABLE_EVENTS = 5
+
+#: What each event card does, in words.
+EVENT_TEXT = {
+    "storm": "a row's face-down cards are reshuffled",
+    "parrot": "peek at one card",
+    "kraken": "everyone discards their lowest coin",
+    "shore_leave": "take another turn",
+    "plank": "discard your lowest coin",
+    "spyglass": "peek at three cards",
+}
+
+
+# -- events in words ---------------------------------------------------------------------
+
+def _mutiny_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    by, target = kit.seat_name(names, event["by"]), kit.seat_name(names, event["target"])
+    text = f"{by} leads a Mutiny on {target}"
+    return text if event["n"] else text + ": the chest is empty, nothing to take"
+
+
+#: Templates over an event's fields (seat fields read as names; ``card`` as the card's
+#: name, ``cards`` as the names of several, ``row`` as its letter).
+EVENT_WORDS: dict[str, Any] = {
+    "first": "{seat} goes first",
+    "pair": "{seat}: a pair of {card}s (+{gold})",
+    "map_set": "{seat}: a Treasure Map set, worth {gold} at the end",
+    "gem": "{seat} takes the {card} (+{gold})",
+    "rock": "{seat}: a Rock, it stays in the grid",
+    "dud": "{seat}: a dud",
+    "no_match": "{seat}: {cards}, no match",
+    "mutiny_ignored": "{seat}: a Mutiny, ignored (a Captain revealed it)",
+    "mutiny_choice": "{seat} reveals a Mutiny and picks the Captain it targets",
+    "mutiny": _mutiny_words,
+    "take": "Mutiny: {seat} takes {target}'s {card} ({gold} gold)",
+    "event": "{seat}: {card}, {effect}",
+    "event_off": "{seat}: {card} (events are off: no effect)",
+    "lose": "{cause}: {seat} discards a {card} (-{gold})",
+    "storm": "Storm on row {row}: its face-down cards are reshuffled",
+    "accident": "{seat}: {n} cards revealed by accident; replace them from the stack,"
+                " then shuffle them into it",
+    "refill": "Refill {n} place{s} from the stack",
+    "extra_turn": "{seat} takes another turn (Shore Leave)",
+    "over": "Game over",
+}
+
+
+def word(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One event of the public log in words."""
+    fields = dict(event)
+    if "card" in fields:
+        fields["card"] = KINDS[fields["card"]].name
+        fields["effect"] = EVENT_TEXT.get(event["card"], "")
+    if "cards" in fields:
+        fields["cards"] = " / ".join(KINDS[k].name for k in fields["cards"])
+    if "cause" in fields:
+        fields["cause"] = KINDS[fields["cause"]].name
+    if "row" in fields:
+        fields["row"] = ROW_NAMES[fields["row"]]
+    return kit.word(fields, names, EVENT_WORDS)
+
+
+def log_lines(view: Mapping[str, Any]) -> list[str]:
+    """The public log of a match view, oldest first, in words."""
+    return [word(event, view["names"]) for event in view["state"]["log"]]
+
+
+# -- choices -----------------------------------------------------------------------------
+
+def _place_choice(verb: str, short: str, action: Action, by_row: bool) -> Choice:
+    """A flip or a peek: one place of the grid, filed under its row when many."""
+    cell = action["cell"]
+    row, column = ROW_NAMES[cell // SIZE], cell % SIZE + 1
+    return Choice(f"{verb} row {row}, column {column}", action,
+                  group=(f"Row {row}",) if by_row else (),
+                  short=f"{short} {cell_name(cell)}")
+
+
+def _entry_choice(action: Action) -> Choice:
+    """Cards mode: a card turned up (gems and events one menu down)."""
+    card = KINDS[action["kind"]]
+    worth = f" ({card.value})" if card.value else ""
+    group = ("Gem",) if card.kind in GEMS else ("Event",) if card.kind in EVENTS else ()
+    return Choice(f"Turned up: {card.name}{worth}", action, group=group,
+                  short=f"{card.name} {card.value}" if card.value else card.name)
+
+
+def choice(action: Action, names: Sequence[str], by_row: bool = False) -> Choice:
+    """The whole decision ``action`` as a seat's menu line."""
+    kind = action["type"]
+    if kind == "flip":
+        return _place_choice("Flip", "Flip", action, by_row)
+    if kind == "peek":
+        return _place_choice("Peek at", "Peek", action, by_row)
+    if kind == "reveal":
+        return _entry_choice(action)
+    if kind == "accident":
+        n = action["cards"]
+        return Choice(f"{n} cards revealed by accident", action, group=("Accident",),
+                      short=f"{n} by accident")
+    if kind == "target":
+        return Choice(f"Mutiny against {kit.seat_name(names, action['seat'])}", action)
+    if kind == "storm_row":
+        return Choice(f"Storm on row {ROW_NAMES[action['row']]}", action)
+    return Choice("End turn", action)
+
+
+def choices(legal: Sequence[Action], names: Sequence[str]) -> tuple[Choice, ...]:
+    """Every legal action as a menu line; many places are filed by row."""
+    places = sum(1 for a in legal if a["type"] in ("flip", "peek"))
+    by_row = places > DIRECT_LIST
+    return tuple(choice(a, names, by_row) for a in legal)
+
+
+# -- a seat's screen ---------------------------------------------------------------------
+
+def _status(st: Mapping[str, Any], names: Sequence[str], mine: bool) -> str:
+    """What the table is at, from one seat's side."""
+    phase = st["phase"]
+    who = "You" if mine else kit.seat_name(names, st["turn"])
+    if phase == OVER:
+        best = max(st["scores"])
+        tops = [s for s, v in enumerate(st["scores"]) if v == best]
+        return f"Winner{'s' if len(tops) > 1 else ''}: {kit.name_list(names, tops)}"
+    if phase == DEAL:
+        return "Dealing..."
+    if phase == TARGET:
+        return f"{who}: pick the Mutiny's target"
+    if phase == STORM:
+        return f"{who}: pick the Storm's row"
+    if phase == PEEK:
+        return f"{who}: peek at {st['peeking']['left']} more"
+    if phase == LOOK:
+        return "Look, then end turn" if mine else f"{who}: turn ending"
+    kinds = [o["card"]["kind"] for o in st["open"]]
+    if kinds and kinds[0] == "map":
+        maps = f"{len(kinds)} of {MAP_SET} maps"
+        return f"{maps.capitalize()}: flip again" if mine else f"{who}: {maps}"
+    if kinds:
+        coin = KINDS[kinds[0]].name
+        return f"Match the {coin}" if mine else f"{who}: match the {coin}"
+    if not mine:
+        return f"{who} flips"
+    return "Flip a card" if st["mode"] == "grid" else "Enter the card turned up"
+
+
+def _me(st: Mapping[str, Any], seat: int) -> str:
+    text = f"You: {st['gold'][seat]} gold"
+    if st["map_sets"][seat]:
+        text += f", {kit.plural(st['map_sets'][seat], 'map set')}"
+    if seat in st["captains"]:
+        text += ", Captain"
+    return text
+
+
+def seat_display(view: Mapping[str, Any], seat: int) -> Display:
+    """A seat's OLED/phone model, from that seat's view only."""
+    st, names = view["state"], view["names"]
+    legal = view.get("you", {}).get("legal", [])
+    mine = st["turn"] == seat
+    if st["phase"] == OVER:
+        title = "Game over"
+    elif mine:
+        title = "Your turn"
+    else:
+        title = f"{kit.seat_name(names, st['turn'])}'s turn"
+    lines = (_me(st, seat), _status(st, names, mine),
+             f"Stack {st['stack']}, {st['face_down']} face down")
+    private = tuple(f"{p['cell']}: {p['card']['name']}" for p in st["me"]["peeks"])
+    return Display(title=title, lines=lines, choices=choices(legal, names),
+                   private=private, led="on" if legal else "off")
+
+
+# -- the table display -------------------------------------------------------------------
+
+def table_summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table display's summary, from the public view alone."""
+    st, names = view["state"], view["names"]
+    headline = _status(st, names, False)
+    turn = [] if st["phase"] in (DEAL, OVER) else [st["turn"]]
+    captains = kit.name_list(names, st["captains"])
+    facts = [f"Captain{'s' if len(st['captains']) > 1 else ''}: {captains}",
+             f"Stack {st['stack']}, {st['face_down']} face down,"
+             f" {st['discarded']} discarded"]
+    # Map sets count at the end only: until then the chart shows the chests' gold.
+    scores = st["scores"] if st["phase"] == OVER else st["gold"]
+    return {"headline": headline, "turn": turn, "scores": list(scores),
+            "score_label": "gold", "lines": facts + log_lines(view)[-TABLE_EVENTS:]}
+
+
+def describe(action: Action, names: Sequence[str]) -> str:
+    """An action in words for a log line: where a flip is, never what it turned up."""
+    kind = action["type"]
+    if kind == "deal":
+        what = "cards dealt" if "cards" in action else "cards counted"
+        return f"{what}; {kit.seat_name(names, action.get('first'))} goes first"
+    if kind in ("flip", "peek"):
+        return f"{kind} {cell_name(action['cell'])}"
+    if kind == "storm_row":
+        return f"storm on row {ROW_NAMES[action['row']]}"
+    if kind == "reveal":
+        return f"turned up {KINDS[action['kind']].name}"
+    if kind == "accident":
+        return f"{action['cards']} cards flipped by accident"
+    if kind == "target":
+        return f"Mutiny against {kit.seat_name(names, action['seat'])}"
+    if kind == "storm_shuffle":
+        return "the row is reshuffled"
+    return kind.replace("_", " ")
