@@ -11,7 +11,7 @@ from datetime import datetime
 
 import pytest
 
-from companion.engine import PUBLIC, ActionRejected, Journal, Match
+from companion.engine import PUBLIC, ActionRejected, Journal, Match, RedealFailed
 from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games.moon_yeti import (
@@ -184,8 +184,9 @@ def test_a_typed_time_is_one_whole_minute_entered_by_any_seat():
     with pytest.raises(ActionRejected) as info:
         match.apply(1, {"type": "declare", "minute": 60})
     assert info.value.code == "bad_value"
-    menu = match.display(1).choices
-    assert menu[47].group == ("Minute 40-49",) and menu[47].label == "Declare the time :47"
+    choices = match.display(1).choices
+    assert choices[47].group == ("Minute 40-49",)
+    assert choices[47].label == "Declare the time :47"
     match.apply(1, {"type": "declare", "minute": 47})
     st = state(match)
     assert st["minute"] == 47
@@ -962,6 +963,16 @@ def test_redeal_keeps_each_viewers_view_and_redraws_the_rest():
                 assert twin["search"] == r["C"]
     assert changed > 10
     assert state(match) == st
+
+
+def test_redeal_refuses_when_nothing_fits_what_the_viewer_knows():
+    # An impossible position (the Mutineer declared innocent, yet the match goes on):
+    # no re-deal can keep the Mutineer's view, so the re-deal says so.
+    match, r = start(mutineer=NAVIGATOR)
+    st = state(match)
+    st["innocent"] = r["N"]
+    with pytest.raises(RedealFailed):
+        GAME.redeal(st, r["N"], random.Random(1))
 
 
 def test_describe_names_the_action():
