@@ -12,6 +12,7 @@ import random
 import pytest
 
 from companion.engine import CHANCE, PUBLIC, Journal, Match
+from companion.engine.display import menu
 from companion.errors import ConfigError, OptionError
 from companion.games.mit_mutiny import GAME
 from companion.games.mit_mutiny import data as data_module
@@ -662,6 +663,49 @@ def test_cannon_adds_a_d6_to_your_side_and_counts_for_fierceness():
     # Nobody holds a card any more, so the window closed: 16 v 16 is a tie.
     assert state["battle"]["sums"] == {M: 16, D: 16} and match.step() == "tie"
     assert match.view(PUBLIC)["state"]["pirates"][1]["cannons"] == 1
+
+
+def test_the_battle_keeps_every_public_fact_for_the_table():
+    match = new(stack="cannon")
+    give_cards(match, {1: 1})
+    to_decisions(match, dice={0: [1, 1], 1: [2, 2], 2: [3, 3, 8], 3: [3, 3]})
+    decide(match, scout=M, fm=M)
+    match.apply(1, {"type": "play", "card": "cannon"})
+    enter(match, {1: [6]})  # 16 v 16: every die is rolled again
+    enter(match, {0: [6, 6], 1: [1, 1, 1], 2: [6, 6, 8], 3: [1, 1]})
+    battle = match.view(PUBLIC)["state"]["battle"]
+    kinds = [event["kind"] for event in battle["events"]]
+    assert kinds == ["reveal", "pass", "play", "cannon"] + ["pass"] * 4 + [
+        "sums", "rerolled"] + ["pass"] * 4 + ["sums", "won", "kept", "kept"]
+    reveal = battle["events"][0]
+    assert reveal["dice"] == [[[6, 1], [6, 1]], [[6, 2], [6, 2]],
+                              [[6, 3], [6, 3], [8, 8]], [[6, 3], [6, 3]]]
+    assert reveal["sums"] == {M: 10, D: 16} and reveal["decisions"] == [D, M, D, M]
+    assert battle["events"][2] == {"kind": "play", "seat": 1, "card": "cannon"}
+    assert battle["events"][3] == {"kind": "cannon", "seat": 1, "faces": [6]}
+    assert battle["events"][8]["sums"] == {M: 16, D: 16}
+    assert battle["events"][9]["dice"][1] == [[6, 1], [6, 1], [6, 1]]
+    assert battle["events"][-3] == {"kind": "won", "side": D, "seat": 0, "old": 0}
+    assert battle["winner"] == D and battle["ties"] == 1
+    lines = match.summary()["lines"]
+    assert "Seat 2's Cannon: 6" in lines and "Seat 1's side won" in lines
+
+
+def test_buying_choices_are_grouped_into_menus_of_whole_decisions():
+    match = new()
+    quiet_round(match, loot=(3, 3, 3, 3), take="sugar", shares={0: [2, 3, 3, 3]})
+    choices = match.display(0).choices
+    assert [item.label for item in menu(choices)] == ["Buy", "Trade 3 for 1", "Done buying"]
+    assert [item.label for item in menu(choices, ("Buy",))] == [
+        "Buy a Rum (1 Sugar, 1 Orange)", "Buy a Mystery card (1 Sugar, 1 Gold, 1 Plantain)"]
+    gets = [item.label for item in menu(choices, ("Trade 3 for 1",))]
+    assert gets == ["Get a Sugar", "Get an Orange", "Get a Gold", "Get a Plantain"]
+    trade = menu(choices, ("Trade 3 for 1", "Get an Orange"))[0]
+    picked = choices[trade.index]
+    assert picked.label == "Trade Sugar, Sugar, Orange for an Orange"
+    assert picked.short == "Pay S+S+O"
+    match.apply(0, picked.action)
+    assert st(match)["loot"][0] == [0, 3, 3, 3]
 
 
 def test_the_window_closes_only_when_all_four_pass_in_a_row():

@@ -5,7 +5,6 @@ public facts only (see docs/games/mit-mutiny.md, "forced choices")."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from companion.engine.chance import Chance
 from companion.engine.rules import Action, Context

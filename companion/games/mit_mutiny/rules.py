@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from companion.engine import votes
+from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, RedealFailed,
@@ -18,11 +19,11 @@ from companion.errors import ActionRejected
 
 from . import battle, flow, redeal, show, view
 from .core import (
-    ASSIGNED, BALLOT, BUY, CANNON, CREW_DIE, CHOOSE, CUP, DEAL, DECIDE, DEFEND, DIVIDE, FINAL,
-    FIRST_MATE, GAME_ID, GREEN_TOTAL, ISLAND, LOOK, MADNESS, MAP_SPACES, MUTINY, OVER,
-    PEEK, PRESS, PRICES, QUARTER_MASTER, RALLY, RELOAD, RELOAD_ROLL, ROLES, ROLL_STEPS,
-    ROLLOFF, RUM_TOTAL, SCOUT, SEATS, SETUP, START_RED, START_RUM, TAKE, TRADE_COST,
-    TREASURE, VOTE_ORDER, WINDOW, CUBES_PER_KIND, State, effect_of, freeze, dealt,
+    ASSIGNED, BALLOT, BUY, CANNON, CHOOSE, CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
+    DEFEND, DIVIDE, FINAL, FIRST_MATE, GAME_ID, GREEN_TOTAL, ISLAND, LOOK, MADNESS,
+    MAP_SPACES, MUTINY, PEEK, PRESS, PRICES, QUARTER_MASTER, RALLY, RELOAD, RELOAD_ROLL,
+    ROLES, ROLL_STEPS, ROLLOFF, RUM_TOTAL, SCOUT, SEATS, SETUP, START_RED, START_RUM, TAKE,
+    TRADE_COST, TREASURE, VOTE_ORDER, WINDOW, State, dealt, effect_of, freeze,
     is_battle_card, kind_index, log, seat_of,
 )
 from .data import KINDS, MAX_CUBES, load_data
@@ -224,7 +225,7 @@ def _hand_kinds(state: State, seat: int) -> list[str]:
     return [card for card in dealt(state)["card_ids"] if card in hand]
 
 
-def _draw_cup(state: State, chance) -> Action:
+def _draw_cup(state: State, chance: Chance) -> Action:
     """Chance (M7): the cup's cubes in the order they come out."""
     cubes = state["cup"]["cubes"]
     pool = [kind for k, kind in enumerate(KINDS) for _ in range(cubes[k])]
