@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import HOST, PUBLIC, Match
+from companion.engine import HOST, PUBLIC, Journal, Match, RedealFailed
+from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games import get
-from companion.games.captains_orders import (
-    BACKS, DECK, GAME, _completable, _entry_ranks, decide, describe, judge, parse_stack,
-)
+from companion.games.captains_orders import DECK, GAME, decide, describe, judge, parse_stack
+from companion.games.captains_orders.entry import completable, entry_ranks
 from tests.engine.contract import rejected
 
 A = [2, 5, 6, 7, 8, 9]
@@ -65,27 +65,37 @@ def turn(match: Match) -> int:
 
 
 def play(match: Match, seat: int, rank: int) -> None:
-    match.apply(seat, {"type": "pick", "rank": rank})
     match.apply(seat, {"type": "play", "rank": rank})
 
 
 def pass_card(match: Match, seat: int, rank: int, to: int, discard: int | None = None) -> None:
-    match.apply(seat, {"type": "pick", "rank": rank})
     match.apply(seat, {"type": "pass", "rank": rank, "to": to})
     if discard is not None:
         match.apply(to, {"type": "discard", "rank": discard})
 
 
 def ask(match: Match, seat: int, target: int, give: int, discard: int) -> None:
-    match.apply(seat, {"type": "open", "menu": "ask"})
     match.apply(seat, {"type": "ask", "target": target})
     match.apply(target, {"type": "give", "rank": give})
     match.apply(seat, {"type": "discard", "rank": discard})
 
 
 def accuse(match: Match, seat: int, target: int) -> None:
-    match.apply(seat, {"type": "open", "menu": "accuse"})
     match.apply(seat, {"type": "accuse", "target": target})
+
+
+#: A typical round of the standard hands, one whole decision per entry: an order followed
+#: round the table, a pass and its discard, an ask, a give and a discard, an order
+#: belayed and followed, then a (wrong) discovery.
+TYPICAL_ROUND = [
+    (0, {"type": "play", "rank": 7}), (1, {"type": "follow", "rank": 8}),
+    (2, {"type": "follow", "rank": 9}), (3, {"type": "follow", "rank": 10}),
+    (1, {"type": "pass", "rank": 3, "to": 2}), (2, {"type": "discard", "rank": 10}),
+    (2, {"type": "ask", "target": 3}), (3, {"type": "give", "rank": 4}),
+    (2, {"type": "discard", "rank": 9}), (3, {"type": "play", "rank": 6}),
+    (0, {"type": "belay", "rank": 5}), (1, {"type": "follow", "rank": 7}),
+    (2, {"type": "accuse", "target": 0}),
+]
 
 
 #: Who passes to whom while hands are emptied: seat 1 is never passed to again, so it
@@ -168,16 +178,14 @@ def test_play_begins_left_of_the_dealer_and_the_deal_passes_left():
 
 # -- a turn with no order ------------------------------------------------------------
 
-def test_with_no_order_a_player_picks_a_card_asks_or_discovers():
+def test_with_no_order_a_player_plays_or_passes_a_card_asks_or_discovers():
     match = new((A, B, C, D))
     assert match.acting() == [0]
     assert match.legal_actions(0) == (
-        [{"type": "pick", "rank": r} for r in A]
-        + [{"type": "open", "menu": "ask"}, {"type": "open", "menu": "accuse"}])
-    match.apply(0, {"type": "pick", "rank": 7})
-    assert match.legal_actions(0) == (
-        [{"type": "play", "rank": 7}]
-        + [{"type": "pass", "rank": 7, "to": s} for s in (1, 2, 3)] + [{"type": "back"}])
+        [{"type": "play", "rank": r} for r in A]
+        + [{"type": "pass", "rank": r, "to": s} for r in A for s in (1, 2, 3)]
+        + [{"type": "ask", "target": s} for s in (1, 2, 3)]
+        + [{"type": "accuse", "target": s} for s in (1, 2, 3)])
 
 
 def test_play_an_order_puts_it_face_up_and_the_turn_passes_left():
@@ -203,9 +211,8 @@ def test_pass_a_card_then_the_receiver_discards_face_down():
 
 def test_ask_for_a_card_the_asked_player_chooses_then_the_asker_discards():
     match = new((A, B, C, D))
-    match.apply(0, {"type": "open", "menu": "ask"})
-    assert match.legal_actions(0) == [{"type": "ask", "target": s} for s in (1, 2, 3)] + [
-        {"type": "back"}]
+    asks = [a for a in match.legal_actions(0) if a["type"] == "ask"]
+    assert asks == [{"type": "ask", "target": s} for s in (1, 2, 3)]
     match.apply(0, {"type": "ask", "target": 1})
     assert match.step() == "give" and match.acting() == [1]
     assert match.legal_actions(1) == [{"type": "give", "rank": r} for r in B]
@@ -217,14 +224,15 @@ def test_ask_for_a_card_the_asked_player_chooses_then_the_asker_discards():
     assert turn(match) == 1
 
 
-def test_back_returns_to_the_top_menu_a_bounded_number_of_times():
+def test_browsing_moves_are_gone_and_targets_follow_the_play_order():
     match = new((A, B, C, D))
-    for _ in range(BACKS):
-        match.apply(0, {"type": "pick", "rank": 5})
-        match.apply(0, {"type": "back"})
-    match.apply(0, {"type": "open", "menu": "accuse"})
-    assert {"type": "back"} not in match.legal_actions(0)
-    assert rejected(match, 0, {"type": "back"}) == "not_now"
+    for browse in ({"type": "pick", "rank": 5}, {"type": "back"},
+                   {"type": "open", "menu": "accuse"}):
+        assert rejected(match, 0, browse) == "unknown_action"
+    play(match, 0, 7)
+    match.apply(1, {"type": "follow", "rank": 8})
+    # Seat 3's targets start at its left: seat 4, then seats 1 and 2.
+    assert [a["target"] for a in match.legal_actions(2) if a["type"] == "accuse"] == [3, 0, 1]
 
 
 # -- a standing order ----------------------------------------------------------------
@@ -235,9 +243,9 @@ def test_follow_with_equal_or_higher_belay_with_lower_or_discover():
     assert match.legal_actions(1) == (
         [{"type": "follow", "rank": r} for r in (7, 8)]
         + [{"type": "belay", "rank": r} for r in (3, 4, 5, 6)]
-        + [{"type": "open", "menu": "accuse"}])
+        + [{"type": "accuse", "target": s} for s in (2, 3, 0)])
     assert rejected(match, 1, {"type": "follow", "rank": 6}) == "bad_value"
-    assert rejected(match, 1, {"type": "pick", "rank": 6}) == "not_now"
+    assert rejected(match, 1, {"type": "play", "rank": 6}) == "not_now"
 
 
 def test_following_passes_the_card_to_the_owner_with_no_discard():
@@ -267,7 +275,7 @@ def test_an_order_back_at_its_owner_is_discarded_and_the_turn_passes_on():
     assert state["order"] is None and turn(match) == 1
     assert state["events"][-1] == {"kind": "return", "seat": 0, "rank": 7}
     assert hand(match, 0) == [2, 5, 6, 8, 8, 9, 9, 10]
-    assert {"type": "pick", "rank": 3} in match.legal_actions(1)
+    assert {"type": "play", "rank": 3} in match.legal_actions(1)
 
 
 def test_a_belayed_order_comes_back_to_its_new_owner():
@@ -390,7 +398,6 @@ def test_c3_emptying_a_hand_ends_the_round_even_without_a_declaration():
 def test_giving_away_the_last_asked_card_also_empties_a_hand():
     match = new((A, B, C, D))
     run_down(match)
-    match.apply(0, {"type": "open", "menu": "ask"})
     match.apply(0, {"type": "ask", "target": 1})
     match.apply(1, {"type": "give", "rank": 3})
     assert match.step() == "declare" and match.acting() == [1]
@@ -429,7 +436,7 @@ def test_c3_off_an_undeclared_empty_hand_plays_on_and_c2_makes_it_discover():
     run_down(match)
     _everyone_empties_but_seat_3(match)
     # An empty hand can neither follow nor belay: C2, it must discover.
-    assert match.legal_actions(0) == [{"type": "open", "menu": "accuse"}]
+    assert match.legal_actions(0) == [{"type": "accuse", "target": s} for s in (1, 2, 3)]
     accuse(match, 0, 2)
     # Seat 3 holds the only card left, so it is the Captain: an empty hand may win.
     assert last(match)["reason"] == "accused_captain"
@@ -440,15 +447,15 @@ def test_c2_off_a_stuck_player_may_pass_the_turn_and_an_empty_hand_may_ask():
     match = new((A, B, C, D), empty_ends_round=False, stuck_discovers=False)
     run_down(match)
     _everyone_empties_but_seat_3(match)
-    assert match.legal_actions(0) == [{"type": "skip"}, {"type": "open", "menu": "accuse"}]
+    assert match.legal_actions(0) == [{"type": "skip"}] + [
+        {"type": "accuse", "target": s} for s in (1, 2, 3)]
     match.apply(0, {"type": "skip"})
     match.apply(1, {"type": "skip"})
-    # The order came back to seat 3 and was discarded: seat 4 faces no order.
+    # The order came back to seat 3 and was discarded: seat 4 faces no order, and with
+    # no card it may only ask (the one player holding cards) or discover.
     assert turn(match) == 3 and st(match)["order"] is None
-    assert match.legal_actions(3) == [{"type": "open", "menu": "ask"},
-                                      {"type": "open", "menu": "accuse"}]
-    match.apply(3, {"type": "open", "menu": "ask"})
-    assert match.legal_actions(3)[:-1] == [{"type": "ask", "target": 2}]
+    assert match.legal_actions(3) == [{"type": "ask", "target": 2}] + [
+        {"type": "accuse", "target": s} for s in (0, 1, 2)]
     match.apply(3, {"type": "ask", "target": 2})
     match.apply(2, {"type": "give", "rank": 4})
     match.apply(2, {"type": "declare", "captain": True})
@@ -511,14 +518,50 @@ def test_a_pass_shows_its_card_to_the_two_players_only():
         assert first == second
 
 
-def test_browsing_a_menu_changes_no_other_view():
+def _picked(choices, path):
+    """The choices one menu level holds, by their actions (groups as their names)."""
+    return [item.label if item.is_group else choices[item.index].action
+            for item in menu(choices, path)]
+
+
+def test_a_turn_lists_whole_decisions_filed_in_menus():
     match = new((A, B, C, D))
-    before = {v: match.view(v) for v in (PUBLIC, 1, 2, 3)}
-    displays = {s: match.display(s) for s in (1, 2, 3)}
-    match.apply(0, {"type": "pick", "rank": 2})
-    assert {v: match.view(v) for v in (PUBLIC, 1, 2, 3)} == before
-    assert {s: match.display(s) for s in (1, 2, 3)} == displays
-    assert match.view(0)["state"]["me"]["menu"] == {"pick": 2}
+    choices = match.display(0).choices
+    assert [(item.label, item.is_group) for item in menu(choices)] == [
+        ("Pass a card", True), ("Play an order", True), ("Ask for a card", True),
+        ("Discover Captain", True)]
+    # "Discover Captain" holds whole accusations, while the orders stay on offer.
+    assert _picked(choices, ("Discover Captain",)) == [
+        {"type": "accuse", "target": s} for s in (1, 2, 3)]
+    accusations = [c for c in choices if c.group == ("Discover Captain",)]
+    assert [c.label for c in accusations] == [
+        f"Accuse Seat {n} of being the Captain" for n in (2, 3, 4)]
+    assert all(c.secret for c in accusations)
+    assert _picked(choices, ("Play an order",)) == [{"type": "play", "rank": r} for r in A]
+    # A pass: the card, then the player; the cards are secret below the public menu name.
+    cards = menu(choices, ("Pass a card",))
+    assert [item.label for item in cards] == [str(r) for r in A]
+    assert all(item.is_group and item.secret for item in cards)
+    assert [c.label for c in choices if c.group == ("Pass a card", "7")] == [
+        "Pass your 7 to Seat 2", "Pass your 7 to Seat 3", "Pass your 7 to Seat 4"]
+    # Looking through the menus is the seat's business: nothing reaches the match.
+    assert match.version == 1 and match.display(0).choices == choices
+
+
+def test_a_standing_order_lists_its_cards_then_discover_captain():
+    match = new((A, B, C, D))
+    play(match, 0, 7)
+    choices = match.display(1).choices
+    assert [(item.label, item.is_group, item.secret) for item in menu(choices)] == (
+        [(f"Follow with your {r}", False, True) for r in (7, 8)]
+        + [(f"Belay with your {r}", False, True) for r in (3, 4, 5, 6)]
+        + [("Discover Captain", True, False)])
+    match = cards()
+    assert [item.label for item in menu(match.display(0).choices)] == [
+        "Pass a card", "Play an order", "Ask for a card", "Discover Captain"]
+    match.apply(0, {"type": "play", "rank": 7})
+    assert [item.label for item in menu(match.display(1).choices)] == [
+        "Follow the order", "Belay the order", "Discover Captain"]
 
 
 def test_no_view_shows_another_hand_until_the_reveal():
@@ -570,6 +613,31 @@ def test_the_redeal_keeps_every_followed_card_no_lower_than_its_order():
             assert GAME.view(twin, viewer) == GAME.view(state, viewer)
 
 
+def test_the_redeal_never_spends_a_card_needed_face_up_later():
+    # Seat 1 holds both 2s and passes one to seat 3, who discards (seat 1 does not see
+    # what) and later belays with a 2: that discard cannot have been the 2.
+    match = new(([2, 2, 5, 6, 7, 8], B, C, D))
+    pass_card(match, 0, 2, 2, discard=10)
+    play(match, 1, 8)
+    match.apply(2, {"type": "belay", "rank": 2})
+    state = st(match)
+    rng = random.Random(6)
+    for _ in range(60):
+        twin = GAME.redeal(state, 0, rng)
+        assert 2 not in twin["discards"] and twin["hands"][0] == state["hands"][0]
+        assert GAME.view(twin, 0) == GAME.view(state, 0)
+
+
+def test_a_round_that_cannot_be_replayed_is_refused_not_returned_unchanged():
+    match = new(([2, 2, 5, 6, 7, 8], B, C, D))
+    pass_card(match, 0, 2, 2, discard=10)
+    state = st(match)
+    # Seat 2 cannot hold a 2: seat 1 holds one and passed the other to seat 3.
+    state["events"].append({"kind": "play", "seat": 1, "rank": 2})
+    with pytest.raises(RedealFailed):
+        GAME.redeal(state, 0, random.Random(7))
+
+
 def test_describe_never_names_a_card_moved_face_down():
     names = ["Ann", "Bob", "Cat", "Dan"]
     assert describe({"type": "pass", "rank": 9, "to": 1}, names) == "pass a card to Bob"
@@ -578,14 +646,34 @@ def test_describe_never_names_a_card_moved_face_down():
     assert describe({"type": "play", "rank": 7}, names) == "order 7"
 
 
+#: The journal of ``TYPICAL_ROUND`` under rules 1, when a turn was recorded menu by menu
+#: (a card picked or a menu opened, then the move): measured once on that version, 19
+#: entries (21 if one player picks a card and goes back before deciding).
+RULES_1_ENTRIES = 19
+
+
+def test_a_typical_rounds_journal_holds_one_entry_per_decision():
+    with Journal(":memory:") as journal:
+        stack = deck(A, B, C, D)
+        match = Match.create(GAME, 4, {"first_dealer": 4, "stack": stack}, seed=1,
+                             journal=journal)
+        for seat, action in TYPICAL_ROUND:
+            match.apply(seat, action)
+        assert match.step() == "scored" and last(match)["reason"] == "wrong_accusation"
+        recorded = journal.entries(match.id)
+        # The deal, then one entry per decision.
+        assert len(recorded) == 1 + len(TYPICAL_ROUND) == 14 < RULES_1_ENTRIES
+        assert [e.action for e in recorded[1:]] == [a for _, a in TYPICAL_ROUND]
+        assert journal.header(match.id)["rules"] == 2
+
+
 def test_undo_stays_off_through_the_play_and_takes_back_hand_entries():
     match = new((A, B, C, D))
     seen = []
-    for step in ({"type": "pick", "rank": 7}, {"type": "play", "rank": 7},
-                 {"type": "follow", "rank": 8}, {"type": "open", "menu": "accuse"}):
-        match.apply(turn(match), step)
+    for seat, step in TYPICAL_ROUND[:-1]:
+        match.apply(seat, step)
         seen.append(match.can_undo)
-    assert seen == [False] * 4
+    assert seen == [False] * (len(TYPICAL_ROUND) - 1)
     match = cards()
     accuse(match, 0, 2)
     match.apply(0, {"type": "enter", "rank": 5})
@@ -598,31 +686,30 @@ def test_undo_stays_off_through_the_play_and_takes_back_hand_entries():
 
 def test_cards_mode_keeps_turns_orders_and_owners_with_ranks_entered():
     match = cards()
-    assert match.legal_actions(0) == [{"type": "open", "menu": m}
-                                      for m in ("play", "pass", "ask", "accuse")]
-    match.apply(0, {"type": "open", "menu": "play"})
-    assert [a["rank"] for a in match.legal_actions(0) if a["type"] == "play"] == list(
-        range(1, 11))
+    others = [1, 2, 3]
+    assert match.legal_actions(0) == (
+        [{"type": "play", "rank": r} for r in range(1, 11)]
+        + [{"type": "pass", "to": s} for s in others]
+        + [{"type": "ask", "target": s} for s in others]
+        + [{"type": "accuse", "target": s} for s in others])
     match.apply(0, {"type": "play", "rank": 7})
-    assert match.legal_actions(1) == [{"type": "follow"}, {"type": "open", "menu": "belay"},
-                                      {"type": "open", "menu": "accuse"}]
+    assert match.legal_actions(1) == (
+        [{"type": "follow"}] + [{"type": "belay", "rank": r} for r in range(1, 7)]
+        + [{"type": "accuse", "target": s} for s in (2, 3, 0)])
     match.apply(1, {"type": "follow"})
     assert match.view(PUBLIC)["state"]["sizes"] == [6, 5, 6, 6]
-    match.apply(2, {"type": "open", "menu": "belay"})
-    assert [a.get("rank") for a in match.legal_actions(2)] == [1, 2, 3, 4, 5, 6, None]
     match.apply(2, {"type": "belay", "rank": 1})
     assert st(match)["order"] == {"rank": 1, "owner": 2}
-    # Nothing is lower than a 1: no belay menu.
-    assert match.legal_actions(3) == [{"type": "follow"}, {"type": "open", "menu": "accuse"}]
+    # Nothing is lower than a 1: no belay.
+    assert match.legal_actions(3) == [{"type": "follow"}] + [
+        {"type": "accuse", "target": s} for s in (0, 1, 2)]
 
 
 def test_cards_mode_pass_and_ask_are_confirmed_by_the_players_who_hold_the_cards():
     match = cards()
-    match.apply(0, {"type": "open", "menu": "pass"})
     match.apply(0, {"type": "pass", "to": 2})
     assert match.acting() == [2] and match.legal_actions(2) == [{"type": "discard"}]
     match.apply(2, {"type": "discard"})
-    match.apply(1, {"type": "open", "menu": "ask"})
     match.apply(1, {"type": "ask", "target": 3})
     assert match.legal_actions(3) == [{"type": "give"}]
     match.apply(3, {"type": "give"})
@@ -661,7 +748,6 @@ def test_cards_mode_points_need_the_full_hands_of_the_mutineers_only():
 
 def test_cards_mode_entries_respect_the_deck():
     match = cards()
-    match.apply(0, {"type": "open", "menu": "play"})
     match.apply(0, {"type": "play", "rank": 1})
     accuse(match, 1, 0)
 
@@ -697,24 +783,27 @@ def test_the_entry_choices_are_exactly_the_entries_that_can_be_completed():
         for _ in range(rng.randrange(8)):  # a few orders played first
             seat = turn(match)
             if st(match)["order"] is None:
-                match.apply(seat, {"type": "open", "menu": "play"})
-                match.apply(seat, rng.choice(match.legal_actions(seat)[:-1]))
+                match.apply(seat, {"type": "play", "rank": rng.choice(free_ranks(match))})
             else:
                 match.apply(seat, {"type": "follow"})
         accuse(match, turn(match), (turn(match) + 1) % match.seats)
         while match.step() == "enter":
             state, seat = st(match), match.acting()[0]
             mine = state["entries"][seat]
-            brute = [r for r in range(mine[0] if mine else 1, 11) if _completable(
+            brute = [r for r in range(mine[0] if mine else 1, 11) if completable(
                 state, [e + [r] if s == seat else e for s, e in enumerate(state["entries"])])]
-            assert _entry_ranks(state, seat) == brute and brute
+            assert entry_ranks(state, seat) == brute and brute
             match.apply(seat, {"type": "enter", "rank": rng.choice(brute)})
+
+
+def free_ranks(match: Match) -> list[int]:
+    """Cards mode, no order: the ranks the turn player may play as an order."""
+    return [a["rank"] for a in match.legal_actions(turn(match)) if a["type"] == "play"]
 
 
 def _cards_run_down(match: Match) -> None:
     while not (turn(match) == 0 and st(match)["hands"][0] == [None]):
         seat = turn(match)
-        match.apply(seat, {"type": "open", "menu": "pass"})
         match.apply(seat, {"type": "pass", "to": ONWARD[seat]})
         match.apply(ONWARD[seat], {"type": "discard"})
 
@@ -722,7 +811,6 @@ def _cards_run_down(match: Match) -> None:
 def test_cards_mode_a_declared_face_down_card_is_revealed_and_checked():
     match = cards()
     _cards_run_down(match)
-    match.apply(0, {"type": "open", "menu": "pass"})
     match.apply(0, {"type": "pass", "to": 1})
     match.apply(0, {"type": "declare", "captain": True})
     assert match.step() == "reveal" and match.acting() == [0]
@@ -743,7 +831,6 @@ def test_cards_mode_a_declared_face_down_card_is_revealed_and_checked():
 def test_cards_mode_the_receiver_must_enter_the_declared_card():
     match = cards()
     _cards_run_down(match)
-    match.apply(0, {"type": "open", "menu": "pass"})
     match.apply(0, {"type": "pass", "to": 1})
     match.apply(0, {"type": "declare", "captain": True})
     match.apply(0, {"type": "reveal", "rank": 5})
@@ -760,7 +847,6 @@ def test_cards_mode_the_receiver_must_enter_the_declared_card():
 def test_cards_mode_a_declared_order_needs_no_reveal():
     match = cards()
     _cards_run_down(match)
-    match.apply(0, {"type": "open", "menu": "play"})
     match.apply(0, {"type": "play", "rank": 1})
     match.apply(0, {"type": "declare", "captain": True})
     assert match.step() == "enter"
@@ -791,24 +877,38 @@ def test_judge_and_decide():
         "captain_named_captain", [])
 
 
+#: The kinds of move a turn's top-level menus name (public at rest).
+TOP_MENUS = {"Pass a card", "Play an order", "Ask for a card", "Belay the order",
+             "Discover Captain"}
+#: Phones mode: moves whose choice shows a card of the hand, or weighs an accusation.
+SECRET_KINDS = {"play", "pass", "follow", "belay", "give", "discard", "accuse"}
+
+
 @pytest.mark.parametrize("mode,seats", [("phones", 4), ("phones", 8), ("cards", 5)])
-def test_every_action_is_a_choice_on_screen_within_the_oled_limits(mode, seats):
+def test_every_action_is_one_choice_on_screen_with_names_in_full(mode, seats):
     rng = random.Random(seats)
-    match = Match.create(GAME, seats, {"mode": mode}, seed=seats,
-                         names=[f"Sailor{'x' * 12}{s}" for s in range(seats)])
+    names = [f"Sailor{'x' * 12}{s}" for s in range(seats)]
+    match = Match.create(GAME, seats, {"mode": mode}, seed=seats, names=names)
     steps = 0
     while not match.is_over:
         for seat in range(seats):
             shown = match.display(seat)
             legal = match.legal_actions(seat)
-            assert [c.action for c in shown.choices] == legal
-            assert len(shown.title) <= 20 and len(shown.lines) <= 3
-            assert all(len(line) <= 21 for line in shown.lines)
-            assert all(len(c.label) <= 18 for c in shown.choices)
-            assert shown.led == ("on" if legal else "off")
+            as_text = sorted(json.dumps(c.action, sort_keys=True) for c in shown.choices)
+            assert as_text == sorted(json.dumps(a, sort_keys=True) for a in legal)
+            assert len(shown.lines) <= 3 and shown.led == ("on" if legal else "off")
             for choice in shown.choices:
-                if mode == "phones" and choice.action["type"] in ("pick", "follow", "give"):
+                kind, who = choice.action["type"], choice.action.get(
+                    "to", choice.action.get("target"))
+                if who is not None:
+                    assert names[who] in choice.label  # screens fit text, games never cut it
+                if choice.group:
+                    assert choice.group[0] in TOP_MENUS
+                if mode == "phones" and kind in SECRET_KINDS or kind == "accuse":
                     assert choice.secret
+            actors = [a for a in match.acting() if a != seat]
+            if match.step() == "turn" and actors:
+                assert names[actors[0]] in shown.title
         json.dumps(match.summary())
         actor = rng.choice(match.acting())
         match.apply(actor, rng.choice(match.legal_actions(actor)))

@@ -1,0 +1,330 @@
+"""Captain's Orders: what a seat shows, what the table shows, and moves in words.
+
+Everything here is built from a view (a seat's own, or the public one), never from the
+state; the state keeps structured events and codes, worded only here. Each decision is
+one whole choice, filed in a menu: with no order, "Pass a card" (then the card, then
+the player), "Play an order", "Ask for a card" and "Discover Captain"; with a standing
+order, the cards that follow or belay it, then "Discover Captain". Pass comes first:
+it is the commonest move, and first it takes no more presses than the old pick-a-card
+menu did. Rulings: see docs/games/captains-orders.md.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.display import Choice, Display
+from companion.engine.rules import Action
+from companion.games import kit
+
+from .data import DECLARE, DISCARD, ENTER, GIVE, OVER, PHONES, REVEAL, SCORED, TURN
+
+#: Top-level menus, in the order a seat pages through them.
+PASS_MENU, PLAY_MENU, ASK_MENU = "Pass a card", "Play an order", "Ask for a card"
+DISCOVER_MENU, BELAY_MENU = "Discover Captain", "Belay the order"
+#: Where each kind of move sits in a turn's list (stable within a kind).
+MENU_ORDER = {"pass": 0, "play": 1, "ask": 2, "follow": 0, "belay": 1, "skip": 2,
+              "accuse": 3}
+
+#: Public events of a round, in words (``kit.word``).
+EVENT_TEXTS = {
+    "play": "{seat} orders {rank}",
+    "belay": "{seat} belays with {rank}",
+    "pass": "{seat} passed a card to {to}",
+    "discard": "{seat} discarded",
+    "ask": "{seat} asked {to} for a card",
+    "give": "{seat} gave {to} a card",
+    "follow": "{seat} followed",
+    "return": "{seat}'s order {rank} came back",
+    "skip": "{seat} passed the turn",
+    "quiet": "{seat} emptied their hand",
+    "accuse": "{seat} accuses {target}",
+}
+
+ROUND_TEXTS = {
+    "captain_emptied": "A Captain emptied their hand and declared",
+    "accused_captain": "A Mutineer discovered the Captain",
+    "wrong_accusation": "A wrong accusation: most points wins",
+    "captain_named_captain": "A Captain named another Captain: most points wins",
+    "wrong_declaration": "A wrong declaration: most points wins",
+    "no_declaration": "A hand was emptied without a declaration: most points wins",
+}
+
+
+def _a(rank: Any) -> str:
+    """``a 7``, ``an 8``."""
+    return f"an {rank}" if rank == 8 else f"a {rank}"
+
+
+def end_text(end: str | None, leaders: int, target: int) -> str:
+    """Why the match ended, from its code (``state["end"]``)."""
+    if end == "target":
+        return f"First to {target} round wins"
+    if end == "shared":
+        return f"{leaders} players reached {target} round wins together"
+    return "The round limit: the leaders share the victory"
+
+
+def describe(action: Action, names: list[str]) -> str:
+    """A short text of an action; the card of a face-down move is never named."""
+    kind, rank = action["type"], action.get("rank")
+    texts = {
+        "deal": "cards dealt",
+        "play": f"order {rank}",
+        "belay": f"belay with {rank}",
+        "pass": f"pass a card to {kit.seat_name(names, action.get('to'))}",
+        "ask": f"ask {kit.seat_name(names, action.get('target'))} for a card",
+        "accuse": f"accuse {kit.seat_name(names, action.get('target'))}",
+        "follow": "follow the order", "skip": "pass the turn",
+        "give": "give a card", "discard": "discard a card",
+        "declare": "declare Captain" if action.get("captain") else "do not declare",
+        "reveal": f"reveal {_a(rank)}", "enter": f"enter {_a(rank)}",
+        "next_round": "next round",
+    }
+    return texts.get(kind, kind.replace("_", " "))
+
+
+# -- a seat's choices -------------------------------------------------------------------
+
+def _choice(action: Action, state: dict[str, Any], names: list[str]) -> Choice:
+    """One whole decision in words, filed in its menu. In phones mode a choice that
+    shows a card of the hand is secret; an accusation being weighed always is."""
+    kind, rank = action["type"], action.get("rank")
+    phones = state["mode"] == PHONES
+    name = kit.seat_name(names, action.get("to", action.get("target")))
+    if kind == "pass":
+        if not phones:
+            return Choice(f"Pass a card to {name}", action, group=(PASS_MENU,))
+        return Choice(f"Pass your {rank} to {name}", action, secret=True,
+                      group=(PASS_MENU, str(rank)))
+    if kind == "play":
+        label = f"Play your {rank} as an order" if phones else f"Play {_a(rank)} as an order"
+        return Choice(label, action, secret=phones, group=(PLAY_MENU,), short=f"Order {rank}")
+    if kind == "ask":
+        return Choice(f"Ask {name} for a card", action, group=(ASK_MENU,))
+    if kind == "accuse":
+        return Choice(f"Accuse {name} of being the Captain", action, secret=True,
+                      group=(DISCOVER_MENU,), short=f"Accuse {name}")
+    if kind == "follow":
+        label = f"Follow with your {rank}" if phones else "Follow the order"
+        return Choice(label, action, secret=phones)
+    if kind == "belay":
+        if phones:
+            return Choice(f"Belay with your {rank}", action, secret=True)
+        return Choice(f"Belay with {_a(rank)}", action, group=(BELAY_MENU,))
+    return Choice(_plain_label(action, state, names), action,
+                  secret=phones and kind in ("give", "discard"))
+
+
+def _plain_label(action: Action, state: dict[str, Any], names: list[str]) -> str:
+    """The label of a choice outside the turn's menus."""
+    kind, rank = action["type"], action.get("rank")
+    if kind == "give":
+        asker = kit.seat_name(names, state["pending"]["from"])
+        return f"Give your {rank} to {asker}" if rank is not None else \
+            f"Done: I gave {asker} a card"
+    if kind == "discard":
+        return f"Discard your {rank}" if rank is not None else "Done: I discarded a card"
+    if kind == "declare":
+        return "Declare Captain" if action["captain"] else "Don't declare"
+    if kind == "enter":
+        return f"Enter {_a(rank)}"
+    texts = {"skip": "Pass the turn", "reveal": f"I revealed {_a(rank)}",
+             "next_round": "Next round"}
+    return texts.get(kind, kind.replace("_", " "))
+
+
+def choices(view: dict[str, Any]) -> tuple[Choice, ...]:
+    """The seat's legal actions as choices, in menu order."""
+    state, names = view["state"], view["names"]
+    legal = view.get("you", {}).get("legal", [])
+    ordered = sorted(legal, key=lambda action: MENU_ORDER.get(action["type"], 0))
+    return tuple(_choice(action, state, names) for action in ordered)
+
+
+# -- a seat's screen --------------------------------------------------------------------
+
+def step_actors(state: dict[str, Any]) -> list[int]:
+    """Who the public knows must act (from the public view)."""
+    step = state["step"]
+    if step == TURN:
+        return [state["turn"]]
+    pending, emptied = state["pending"], state["emptied"]
+    if step == DISCARD:
+        return [pending["to"] if pending["kind"] == "pass" else pending["from"]]
+    if step == GIVE:
+        return [pending["to"]]
+    if step in (DECLARE, REVEAL):
+        return [emptied["seat"]]
+    if step == ENTER:
+        seat = kit.next_seat(state["seats"], state["dealer"])
+        while len(state["entries"][seat]) >= state["need"][seat]:
+            seat = kit.next_seat(state["seats"], seat)
+        return [seat]
+    return []
+
+
+def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
+    step = state["step"]
+    actors = step_actors(state)
+    mine = seat in actors
+    who = kit.seat_name(names, actors[0]) if actors else ""
+    if step == TURN:
+        return f"Round {state['round']}: " + ("your turn" if mine else f"{who}'s turn")
+    if step == ENTER:
+        entering = bool(state["entries"][actors[0]])
+        texts = (("Enter your hand", f"{who} enters their hand") if entering
+                 else ("Your lowest card?", f"{who}: lowest card"))
+        return texts[0 if mine else 1]
+    texts = {
+        DISCARD: ("Discard a card", f"{who} discards"),
+        GIVE: ("Give a card", f"{who} gives a card"),
+        DECLARE: ("Declare Captain?", f"{who} emptied their hand"),
+        REVEAL: ("Reveal your card", f"{who} reveals"),
+    }
+    if step in texts:
+        return texts[step][0 if mine else 1]
+    if step == OVER:
+        return "Game over"
+    if step == SCORED:
+        return f"Round {state['last_round']['round']} over"
+    return "Captain's Orders"
+
+
+def _order_line(state: dict[str, Any], names: list[str]) -> str:
+    order = state["order"]
+    if order is None:
+        return "No order"
+    return f"Order {order['rank']} ({kit.seat_name(names, order['owner'])})"
+
+
+def _counts_line(label: str, counts: list[int]) -> str:
+    return label + " " + " ".join(str(n) for n in counts)
+
+
+def _round_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
+    last = state["last_round"]
+    winners = last["winners"]
+    if seat in winners:
+        first = "You win the round!"
+    elif len(winners) == 1:
+        first = f"{kit.seat_name(names, winners[0])} wins the round"
+    else:
+        first = f"{len(winners)} share the round" if winners else "Nobody wins the round"
+    captains = last["captains"]
+    if len(captains) == 1:
+        second = f"Captain {kit.seat_name(names, captains[0])} ({last['lowest']})"
+    elif captains:
+        second = f"{len(captains)} Captains ({last['lowest']})"
+    else:
+        second = "No Captain"
+    return [first, second, _counts_line("Wins", state["wins"])]
+
+
+def _lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
+    """Public-safe lines (the OLED at rest)."""
+    step = state["step"]
+    if step == OVER:
+        first = "You WIN the game!" if seat in state["winners"] else "You lose"
+        return [first, _round_lines(state, names, seat)[0],
+                _counts_line("Wins", state["wins"])]
+    if step == SCORED:
+        return _round_lines(state, names, seat)
+    if step == ENTER:
+        return _entry_lines(state, names, seat)
+    events = state["events"]
+    latest = (kit.word(events[-1], names, EVENT_TEXTS) if events
+              else f"{kit.seat_name(names, state['dealer'])} dealt")
+    return [_order_line(state, names), latest, _counts_line("Cards", state["sizes"])]
+
+
+def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
+    """Cards mode, round's end: what is being entered, and the seat's own entries."""
+    ending = state["ending"]
+    who = kit.seat_name(names, ending["seat"])
+    if ending["kind"] == "accuse":
+        first = f"{who} accused {kit.seat_name(names, ending['target'])}"
+    elif ending["declared"]:
+        first = f"{who} declared {ending['card']}"
+    else:
+        first = f"{who} did not declare"
+    entries, need = state["entries"], state["need"]
+    phase = "Lowest cards" if max(need) <= 1 else "Hands for points"
+    mine = entries[seat]
+    if need[seat] > 1:
+        own = f"You: {len(mine)}/{need[seat]} cards"
+    elif need[seat] == 1:
+        own = f"Your lowest: {mine[0]}" if mine else "Your lowest: ?"
+    else:
+        own = "You have no cards"
+    return [first, phase, own]
+
+
+def _private(state: dict[str, Any], names: list[str]) -> list[str]:
+    """The seat's secrets: its hand, then its latest hidden moves (after a round, the
+    hand it was holding, which is public by then)."""
+    me = state.get("me", {})
+    if state["step"] in (SCORED, OVER) and state["last_round"] is not None:
+        held = state["last_round"]["hands"][me["seat"]]
+        return ["Hand was " + " ".join(str(r) for r in held)] if held else []
+    out: list[str] = []
+    hand = me.get("hand")
+    if hand is not None:
+        out.append("Hand " + (" ".join(str(r) for r in hand) if hand else "empty"))
+    out += [_log_text(event, me["seat"], names) for event in me.get("log", [])[-2:]]
+    if state["step"] == ENTER and state["entries"][me["seat"]]:
+        out.append("Entered " + " ".join(str(r) for r in state["entries"][me["seat"]]))
+    return out
+
+
+def _log_text(event: dict[str, Any], seat: int, names: list[str]) -> str:
+    """A hidden move the seat took part in, from its side."""
+    card = event.get("card")
+    shown = "a card" if card is None else str(card)
+    if event["kind"] == "discard":
+        return f"You discarded {shown}"
+    if event["seat"] == seat:
+        return f"You gave {shown} to {kit.seat_name(names, event['to'])}"
+    return f"Got {shown} from {kit.seat_name(names, event['seat'])}"
+
+
+def seat_display(view: dict[str, Any], seat: int) -> Display:
+    """The seat's screen, built from its view alone."""
+    state, names = view["state"], view["names"]
+    shown = choices(view)
+    return Display(
+        title=_title(state, names, seat),
+        lines=tuple(_lines(state, names, seat)),
+        choices=shown,
+        private=tuple(_private(state, names)),
+        led="on" if shown else "off",
+    )
+
+
+# -- the table display ------------------------------------------------------------------
+
+def table_summary(view: dict[str, Any]) -> dict[str, Any]:
+    """The table display's summary, from the public view alone."""
+    state, names = view["state"], view["names"]
+    step = state["step"]
+    actors = step_actors(state)
+    if step == OVER:
+        headline = end_text(state["end"], len(state["winners"]), state["target"])
+    elif step == SCORED:
+        headline = ROUND_TEXTS[state["last_round"]["reason"]]
+    elif step == ENTER:
+        what = "the rest of their hand" if state["entries"][actors[0]] else "their lowest card"
+        headline = f"Round over: {kit.seat_name(names, actors[0])} enters {what}"
+    elif actors:
+        doing = {TURN: "'s turn", DISCARD: " discards a card face down",
+                 GIVE: " gives a card face down", DECLARE: " emptied their hand",
+                 REVEAL: " reveals the declared card"}[step]
+        headline = f"Round {state['round']}: {kit.seat_name(names, actors[0])}{doing}"
+    else:
+        headline = f"Round {state['round']}"
+    lines = [_order_line(state, names)]
+    lines += [f"{kit.seat_name(names, s)}: {kit.plural(n, 'card')}"
+              + (" (dealer)" if s == state["dealer"] else "")
+              for s, n in enumerate(state["sizes"])]
+    lines += [kit.word(e, names, EVENT_TEXTS) for e in state["events"][-3:]]
+    return {"headline": headline, "turn": actors, "scores": list(state["wins"]),
+            "score_label": "Round wins", "lines": lines}
