@@ -6,6 +6,8 @@ Every public fact of a battle goes into ``state["battle"]["events"]`` as it happ
 each cup draw), so the whole battle can be drawn again from the public view."""
 from __future__ import annotations
 
+from companion.games import kit
+
 from .core import (
     CANNON, CAPTAIN, CREW_DIE, CUP, DEFEND, MADNESS, MUTINY, RELOAD, RELOAD_ROLL,
     ROLLOFF, SEATS, STORM, TIE, WINDOW, State, all_dice, card_def, clockwise,
@@ -48,7 +50,7 @@ def pass_turn(state: State, seat: int) -> None:
     window = state["window"]
     window["passes"] += 1
     window["turns"] += 1
-    window["turn"] = (seat + 1) % SEATS
+    window["turn"] = kit.next_seat(SEATS, seat)
     record(state, "pass", seat=seat)
 
 
@@ -279,7 +281,7 @@ def end_card(state: State) -> None:
     window = state["window"]
     window["passes"] = 0
     window["turns"] += 1
-    window["turn"] = (state["effect"]["seat"] + 1) % SEATS
+    window["turn"] = kit.next_seat(SEATS, state["effect"]["seat"])
     state["effect"] = None
     state["step"] = WINDOW
     settle_window(state)
