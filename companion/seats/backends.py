@@ -149,6 +149,7 @@ class SimTable(TableHardware):
         super().__init__(config, seats, clock, buses, owns_clock)
         self.pin_factory = pin_factory
         self.panels = panels
+        self._driven: dict[int, float] = {}  # pin -> monotonic time it was last driven
 
     def pin(self, seat_index: int, button: str) -> Any:
         """The ``MockPin`` behind a seat's ``previous``/``select``/``next`` button."""
@@ -166,16 +167,26 @@ class SimTable(TableHardware):
     def press(self, seat_index: int, button: str = "select") -> None:
         """Push a button down (it stays down until ``release()``).
 
-        With a ``ManualClock`` the clock then moves past the debounce window, so a
-        ``release()`` right after is a real release, not bounce; with the real clock a
-        release within the window is caught when the window closes.
+        A level counts once it has lasted the debounce time: with a ``ManualClock``
+        the clock then moves past it; with the real clock a ``release()`` right after
+        waits until the press has lasted that long (a simulated finger never glitches).
         """
-        self.pin(seat_index, button).drive_low()
-        self._settle()
+        self._drive(seat_index, button, "drive_low")
 
     def release(self, seat_index: int, button: str = "select") -> None:
         """Let a button go (the same debounce note as ``press()``)."""
-        self.pin(seat_index, button).drive_high()
+        self._drive(seat_index, button, "drive_high")
+
+    def _drive(self, seat_index: int, button: str, level: str) -> None:
+        pin = self.pin(seat_index, button)
+        if not isinstance(self.clock, ManualClock):
+            import time
+            last = self._driven.get(id(pin))
+            stable = self.config.bounce_ms / 1000 + 0.005
+            if last is not None and time.monotonic() - last < stable:
+                time.sleep(stable - (time.monotonic() - last))
+            self._driven[id(pin)] = time.monotonic()
+        getattr(pin, level)()
         self._settle()
 
     def click(self, seat_index: int, button: str = "select") -> None:

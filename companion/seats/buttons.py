@@ -1,17 +1,29 @@
 """Debounced seat buttons on gpiozero, with press, hold and release events.
 
-gpiozero's ``bounce_time`` means different things on different pin factories (lgpio
-filters in the kernel, RPi.GPIO drops edges, MockFactory ignores it), so the buttons
-are opened with ``bounce_time=None`` and debounced here, the same way everywhere: an
-edge within ``bounce_ms`` of the last accepted edge is ignored, and when the window
-closes the pin is read once more so a short tap whose release fell inside the window
-still ends in a release.
+The rule, the same on every pin factory: a change of level counts only once the new
+level has lasted ``bounce_ms`` without another edge. A spike on a long lead (10 us to
+a few ms) is then never a click, and contact bounce (edges a millisecond apart) ends in
+one press when the contacts settle.
+
+Where the pin factory offers a debounce of its own that follows that rule, it is used:
+gpiozero's ``LGPIOFactory`` passes ``pin.bounce`` to ``lgpio.gpio_set_debounce_micros``,
+and lgpio then reports an edge only when the level has been stable for that long
+(timed by lgpio's own thread, not by the Python thread that also draws the screens).
+Edges from it are taken as they come. Other factories (``MockFactory``, RPi.GPIO's)
+either ignore ``bounce_time`` or drop edges after an accepted one, which lets a spike
+through, so there the rule runs here: each edge (re)starts a ``bounce_ms`` timer, and the
+level is accepted when the timer runs out.
+
+Times are the edge's own: gpiozero hands every pin callback the factory's ticks of the
+edge, and the lag between that and the callback (a busy thread, a slow frame) is taken
+off the clock's ``now()``. A hold is ``hold_time`` after the press edge, not after the
+callback.
 
 The pin itself is a gpiozero ``DigitalInputDevice`` (pull-up, so active low): that is
 gpiozero's ``Button`` without its hold thread, which polls every 0.1 s per button and
 makes each ``close()`` wait for it; holds are timed here instead.
 
-Hold detection and the debounce re-check run on a ``Clock``: ``MonotonicClock`` (one
+Hold detection and the debounce timers run on a ``Clock``: ``MonotonicClock`` (one
 scheduler thread) in production, ``ManualClock`` in tests and scripted simulations,
 where ``advance(seconds)`` runs whatever falls due, so no test needs to sleep.
 """
@@ -230,14 +242,40 @@ class ButtonState:
             return self._changed.wait_for(lambda: not self._pressed or self._closed, timeout)
 
 
+#: Pin factories whose ``pin.bounce`` reports only edges stable for that long.
+KERNEL_DEBOUNCE_FACTORIES = frozenset({"LGPIOFactory"})
+#: A callback later than this after its edge's ticks means the ticks are on another
+#: clock (some kernels stamp edges with the wall clock): the callback's time is used.
+MAX_EDGE_LAG = 1.0
+
+
+class _EdgeInput(DigitalInputDevice):
+    """gpiozero's ``DigitalInputDevice`` handing each edge, with its ticks, to
+    ``_on_edge(ticks, is_active)`` (gpiozero's own events carry no time)."""
+
+    _on_edge: Callable[[float, bool], None] | None = None
+
+    def _pin_changed(self, ticks: float, state: int) -> None:
+        hook = self._on_edge
+        if hook is not None:
+            hook(ticks, bool(self._state_to_value(state)))
+
+
+def offers_debounce(pin_factory: Any) -> bool:
+    """Whether ``pin_factory`` debounces edges itself by the stable-level rule."""
+    return any(cls.__name__ in KERNEL_DEBOUNCE_FACTORIES
+               for cls in type(pin_factory).__mro__)
+
+
 class SeatButton(ButtonState):
     """One push button wired between a GPIO pin and ground (pull-up, active low).
 
     ``when_pressed``, ``when_held`` (once, ``hold_time`` after an accepted press while
     still pressed) and ``when_released`` take no argument or this button. During
     ``when_released``, ``was_held`` tells whether the press had become a hold.
-    Callbacks run on the thread that saw the edge (gpiozero's) or on the clock's
-    thread (holds, debounce re-checks), one at a time per button.
+    Callbacks run on the thread that saw the edge (gpiozero's, with the factory's own
+    debounce) or on the clock's thread (the debounce timer, holds), one at a time per
+    button. ``pressed_at`` is the clock time of the last accepted press's edge.
     """
 
     def __init__(self, pin: int, *, name: str = "", pin_factory: Any = None,
@@ -251,70 +289,91 @@ class SeatButton(ButtonState):
         self.when_pressed: Callable[..., Any] | None = None
         self.when_held: Callable[..., Any] | None = None
         self.when_released: Callable[..., Any] | None = None
+        self.pressed_at: float | None = None
         self._clock = clock or MonotonicClock()
         self._owns_clock = clock is None
         self._lock = threading.RLock()
         self._pressed = False
         self._held = False
         self._was_held = False
-        self._last_edge: float | None = None
-        self._recheck: Timer | None = None
+        self._edges = 0  # edges seen: a debounce timer acts only if none came after it
+        self._settle: Timer | None = None
         self._hold_timer: Timer | None = None
         self._press_count = 0
         self._changed = threading.Condition(self._lock)
         self._closed = False
         try:
-            self._device = DigitalInputDevice(pin, pull_up=True, bounce_time=None,
-                                              pin_factory=pin_factory)
+            self._device = _EdgeInput(pin, pull_up=True, bounce_time=None,
+                                      pin_factory=pin_factory)
         except Exception as exc:  # gpiozero raises many kinds; callers want one
             raise SeatError(f"cannot open button {self.name} on GPIO{pin}: {exc}") from exc
+        self._factory = self._device.pin_factory
+        #: True when the pin factory debounces (lgpio): edges are then taken as they come.
+        self.factory_debounce = self.bounce > 0 and offers_debounce(self._factory)
+        try:
+            if self.factory_debounce:
+                self._device.pin.bounce = self.bounce
+        except Exception as exc:
+            self._device.close()
+            raise SeatError(f"cannot debounce button {self.name} on GPIO{pin}: {exc}") from exc
         self._pressed = bool(self._device.is_active)
-        self._device.when_activated = self._on_pressed_edge
-        self._device.when_deactivated = self._on_released_edge
+        self._device._on_edge = self._edge
 
     # edges
-    def _on_pressed_edge(self) -> None:
-        self._edge(True)
-
-    def _on_released_edge(self) -> None:
-        self._edge(False)
-
-    def _edge(self, pressed: bool) -> None:
+    def _edge(self, ticks: float, pressed: bool) -> None:
         with self._lock:
             if self._closed:
                 return
-            now = self._clock.now()
-            if self._last_edge is not None and now - self._last_edge < self.bounce:
-                self._schedule_recheck(self._last_edge + self.bounce - now)
+            at = self._edge_time(ticks)
+            self._edges += 1
+            if self._settle is not None:
+                self._settle.cancel()
+                self._settle = None
+            if self.bounce == 0 or self.factory_debounce:
+                self._accept(pressed, at)
                 return
-            self._accept(pressed, now)
+            self._wait_for_stable(pressed, at)
 
-    def _schedule_recheck(self, delay: float) -> None:
-        if self._recheck is None:
-            self._recheck = self._clock.call_later(delay, self._do_recheck)
+    def _edge_time(self, ticks: float) -> float:
+        """The clock time of an edge the pin factory stamped ``ticks``."""
+        now = self._clock.now()
+        try:
+            lag = self._factory.ticks_diff(self._factory.ticks(), ticks)
+        except Exception:  # a factory without ticks: the callback's time it is
+            return now
+        return now - lag if 0 <= lag <= MAX_EDGE_LAG else now
 
-    def _do_recheck(self) -> None:
-        """The bounce window closed: follow the pin if an ignored edge left us behind."""
+    def _wait_for_stable(self, pressed: bool, since: float) -> None:
+        """Accept ``pressed`` once no edge has come for ``bounce`` after ``since``."""
+        edges = self._edges
+        delay = since + self.bounce - self._clock.now()
+        self._settle = self._clock.call_later(
+            delay, lambda: self._settled(pressed, since, edges))
+
+    def _settled(self, pressed: bool, since: float, edges: int) -> None:
         with self._lock:
-            self._recheck = None
-            if self._closed:
+            if self._closed or edges != self._edges:
+                return  # another edge came: its own timer decides
+            self._settle = None
+            if bool(self._device.is_active) != pressed:
+                # The pin moved without an edge reaching us (a factory that drops
+                # edges): stable only from now.
+                self._wait_for_stable(not pressed, self._clock.now())
                 return
-            level = bool(self._device.is_active)
-            if level != self._pressed:
-                self._accept(level, self._clock.now())
+            self._accept(pressed, since)
 
-    def _accept(self, pressed: bool, now: float) -> None:
+    def _accept(self, pressed: bool, at: float) -> None:
         if pressed == self._pressed:
             return
-        self._last_edge = now
         self._pressed = pressed
         self._changed.notify_all()
         if pressed:
             self._held = False
             self._press_count += 1
+            self.pressed_at = at
             count = self._press_count
-            self._hold_timer = self._clock.call_later(self.hold_time,
-                                                      lambda: self._do_hold(count))
+            self._hold_timer = self._clock.call_later(
+                at + self.hold_time - self._clock.now(), lambda: self._do_hold(count))
             self._fire(self.when_pressed)
         else:
             if self._hold_timer is not None:
@@ -347,7 +406,7 @@ class SeatButton(ButtonState):
             if self._closed:
                 return
             self._closed = True
-            for timer in (self._recheck, self._hold_timer):
+            for timer in (self._settle, self._hold_timer):
                 if timer is not None:
                     timer.cancel()
             self._changed.notify_all()

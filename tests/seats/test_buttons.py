@@ -1,7 +1,12 @@
-"""Debounced buttons on gpiozero's MockFactory pins, timed by a manual clock."""
+"""Debounced buttons on gpiozero's MockFactory pins, timed by a manual clock.
+
+The rule under test: a level counts once it has lasted the debounce time (30 ms here)
+with no other edge; glitches and contact bounce shorter than that never make a click.
+"""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -33,15 +38,74 @@ def names(events):
     return [name for name, _ in events]
 
 
+BOUNCE = 30 * MS
+
+
+def press(pin, clock, hold=100 * MS):
+    """A real press: contacts chattering for 3 ms each way, held ``hold`` between."""
+    for level in (0, 1, 0, 1, 0):
+        (pin.drive_low if level == 0 else pin.drive_high)()
+        clock.advance(0.6 * MS)
+    clock.advance(hold)
+    for level in (1, 0, 1, 0, 1):
+        (pin.drive_low if level == 0 else pin.drive_high)()
+        clock.advance(0.6 * MS)
+    clock.advance(100 * MS)
+
+
 def test_press_and_release(factory, clock, button, events):
     pin = factory.pin(PIN)
     assert not button.is_pressed
     pin.drive_low()
+    assert not button.is_pressed and events == []  # not yet stable for 30 ms
+    clock.advance(BOUNCE)
     assert button.is_pressed and names(events) == ["pressed"]
     clock.advance(0.1)
     pin.drive_high()
+    clock.advance(BOUNCE)
     assert not button.is_pressed and names(events) == ["pressed", "released"]
     assert not button.was_held
+
+
+def test_a_press_counts_from_its_edge(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    start = clock.now()
+    pin.drive_low()
+    clock.advance(BOUNCE)
+    assert names(events) == ["pressed"]
+    # (the edge's real lag before its callback, microseconds here, is taken off too)
+    assert events[0][1] == pytest.approx(start + BOUNCE, abs=1 * MS)
+    assert button.pressed_at == pytest.approx(start, abs=1 * MS)
+
+
+@pytest.mark.parametrize("width", [10e-6, 100e-6, 1 * MS, 5 * MS, 29 * MS])
+def test_a_glitch_is_never_a_press(factory, clock, button, events, width):
+    pin = factory.pin(PIN)
+    for _ in range(5):
+        pin.drive_low()
+        clock.advance(width)
+        pin.drive_high()
+        clock.advance(200 * MS)
+    assert events == [] and not button.is_pressed
+    # nor a release of a held button: a spike high while the button is down
+    pin.drive_low()
+    clock.advance(100 * MS)
+    pin.drive_high()
+    clock.advance(width)
+    pin.drive_low()
+    clock.advance(200 * MS)
+    assert names(events) == ["pressed"] and button.is_pressed
+
+
+def test_one_press_per_real_press_and_none_per_glitch(factory, clock, button, events):
+    pin = factory.pin(PIN)
+    for width in (10e-6, 50e-6, 0.5 * MS, 2 * MS, 5 * MS):
+        press(pin, clock)
+        pin.drive_low()  # a spike on the lead between presses
+        clock.advance(width)
+        pin.drive_high()
+        clock.advance(100 * MS)
+    assert names(events) == ["pressed", "released"] * 5
 
 
 def test_bouncy_edges_within_the_window_make_one_press(factory, clock, button, events):
@@ -65,15 +129,48 @@ def test_bouncy_edges_within_the_window_make_one_press(factory, clock, button, e
     assert names(events) == ["pressed", "released"]
 
 
-def test_a_tap_shorter_than_the_window_still_releases(factory, clock, button, events):
+def test_a_tap_shorter_than_the_window_is_a_glitch(factory, clock, button, events):
     pin = factory.pin(PIN)
     pin.drive_low()
     clock.advance(10 * MS)
-    pin.drive_high()  # inside the window: ignored as an edge...
-    assert names(events) == ["pressed"]
-    clock.advance(25 * MS)  # ...but read again when the window closes
-    assert names(events) == ["pressed", "released"]
-    assert events[1][1] == pytest.approx(events[0][1] + 30 * MS)
+    pin.drive_high()
+    clock.advance(100 * MS)
+    assert events == []
+
+
+def test_a_late_callback_keeps_the_edge_time(factory, clock, button, events):
+    """The edge is stamped by the pin factory: a callback held up (here by another
+    thread holding the button) still counts the press from the edge."""
+    pin = factory.pin(PIN)
+    start = clock.now()
+    holding = threading.Event()
+
+    def busy():
+        with button._lock:
+            holding.set()
+            time.sleep(0.05)  # e.g. a frame going out on the I2C bus
+
+    thread = threading.Thread(target=busy)
+    thread.start()
+    holding.wait(5)
+    pin.drive_low()  # its callback waits for the lock
+    thread.join()
+    clock.advance(BOUNCE)
+    assert button.is_pressed and button.pressed_at <= start - 0.04
+
+
+def test_a_factory_with_its_own_debounce_gets_the_time_and_edges_count_at_once(clock):
+    class LGPIOFactory(MockFactory):
+        """MockFactory under lgpio's factory's name: offers a debounce of its own."""
+
+    pins = LGPIOFactory()
+    try:
+        with SeatButton(PIN, pin_factory=pins, clock=clock, bounce_ms=30) as b:
+            assert b.factory_debounce and pins.pin(PIN).bounce == pytest.approx(0.03)
+            pins.pin(PIN).drive_low()  # lgpio reports an edge only once it is stable
+            assert b.is_pressed
+    finally:
+        pins.reset()
 
 
 def test_edges_further_apart_than_the_window_all_count(factory, clock, button, events):
@@ -84,6 +181,7 @@ def test_edges_further_apart_than_the_window_all_count(factory, clock, button, e
         pin.drive_high()
         clock.advance(31 * MS)
     assert names(events) == ["pressed", "released"] * 3
+    assert not SeatButton(5, pin_factory=factory, clock=clock).factory_debounce
 
 
 def test_the_window_is_configurable(factory, clock):
@@ -104,9 +202,11 @@ def test_hold_fires_once_after_hold_time(factory, clock, button, events):
     assert names(events) == ["pressed"] and not button.is_held
     clock.advance(0.02)
     assert names(events) == ["pressed", "held"] and button.is_held
+    assert events[1][1] == pytest.approx(events[0][1] - BOUNCE + 0.6)  # from the edge
     clock.advance(5)
     assert names(events) == ["pressed", "held"]  # no repeats
     pin.drive_high()
+    clock.advance(BOUNCE)
     assert names(events) == ["pressed", "held", "released"]
     assert button.was_held and not button.is_held
 
@@ -138,6 +238,7 @@ def test_callbacks_may_take_the_button_gpiozero_style(factory, clock, button):
     got = []
     button.when_pressed = got.append
     factory.pin(PIN).drive_low()
+    clock.advance(BOUNCE)
     assert got == [button]
 
 
@@ -147,12 +248,14 @@ def test_a_failing_callback_does_not_wedge_the_button(factory, clock, button, ev
     pin.drive_low()
     clock.advance(0.1)
     pin.drive_high()
+    clock.advance(BOUNCE)
     assert names(events) == ["released"] and not button.is_pressed
 
 
 def test_wait_for_press_and_release(factory, clock, button):
     assert button.wait_for_press(timeout=0) is False
     factory.pin(PIN).drive_low()
+    clock.advance(BOUNCE)
     assert button.wait_for_press(timeout=0) is True
     assert button.wait_for_release(timeout=0) is False
 
