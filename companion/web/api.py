@@ -14,8 +14,8 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, stream_
 
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
-from companion.errors import MutinyError
-from companion.table import game_specs
+from companion.errors import MutinyError, UnknownGame
+from companion.table.lobby import game_specs
 from companion.web import auth
 from companion.web.live import StreamEnded
 
@@ -106,8 +106,8 @@ def public_view():
 
 
 @bp.get("/host/view")
+@auth.host_required
 def host_view():
-    auth.require_host()
     return jsonify(_table().payload(HOST)[1])
 
 
@@ -122,8 +122,8 @@ def public_stream():
 
 
 @bp.get("/host/stream")
+@auth.host_required
 def host_stream():
-    auth.require_host()
     return _stream(HOST)
 
 
@@ -184,8 +184,8 @@ def host_logout():
 
 
 @bp.post("/host/start")
+@auth.host_required
 def host_start():
-    auth.require_host()
     body = g.body
     game, players, options, names = (body.get("game"), body.get("players"),
                                       body.get("options", {}), body.get("names"))
@@ -198,7 +198,7 @@ def host_start():
         names = [auth.clean_name(n) for n in names]
     try:
         match = _table().start(game, players, options, names=names)
-    except KeyError as exc:  # UnknownGame
+    except UnknownGame as exc:
         raise ApiError("unknown_game", str(exc)) from None
     # The seats take the names only once the match has started: a refused start
     # changes nothing.
@@ -208,22 +208,22 @@ def host_start():
 
 
 @bp.post("/host/act")
+@auth.host_required
 def host_act():
-    auth.require_host()
     action, version = _action_and_version()
     return jsonify(ok=True, version=_table().submit(HOST, action, version))
 
 
 @bp.post("/host/lobby")
+@auth.host_required
 def host_lobby():
-    auth.require_host()
     _table().back_to_lobby()
     return jsonify(ok=True)
 
 
 @bp.post("/host/seats/<int:number>/name")
+@auth.host_required
 def host_rename(number: int):
-    auth.require_host()
     name = g.body.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ApiError("bad_request", "give a name")
@@ -232,20 +232,20 @@ def host_rename(number: int):
 
 
 @bp.post("/host/seats/<int:number>/replace")
+@auth.host_required
 def host_replace(number: int):
-    auth.require_host()
     return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number)))
 
 
 @bp.post("/host/seats/<int:number>/kick")
+@auth.host_required
 def host_kick(number: int):
-    auth.require_host()
     return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number), unclaim=True))
 
 
 @bp.get("/host/seats/<int:number>/qr.svg")
+@auth.host_required
 def host_qr(number: int):
-    auth.require_host()
     url = _table().join_url(_seat_index(number))
     out = io.BytesIO()
     segno.make(url, error="l").save(out, kind="svg", scale=8, border=2, dark="#000",

@@ -7,8 +7,9 @@ new at every start, and so is the host's login.
 """
 from __future__ import annotations
 
+import functools
 import secrets
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from flask import current_app, request
@@ -76,9 +77,19 @@ def is_host() -> bool:
 
 
 def require_host() -> None:
+    """Refuse the request (``no_host``) unless this browser is logged in as the host."""
     from companion.web.api import ApiError
     if not is_host():
         raise ApiError("no_host", "log in with the host PIN first")
+
+
+def host_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a view that only the host may use: anyone else gets ``no_host``."""
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        require_host()
+        return view(*args, **kwargs)
+    return wrapped
 
 
 def still_allowed(viewer) -> Callable[[], bool]:

@@ -110,7 +110,7 @@ def test_installing_twice_changes_nothing_the_second_time(machine):
     assert all(line in boot for line in ["dtparam=i2c_arm_baudrate=400000", *I2C_VC])
     assert (root / "etc/mutiny/table.toml").read_text() == \
         (REPO / "hardware/table-6.toml").read_text()
-    assert (root / "opt/mutiny/src/companion/table.py").exists()
+    assert (root / "opt/mutiny/src/companion/table/table.py").exists()
     portal = (root / "etc/NetworkManager/dnsmasq-shared.d/mutiny-portal.conf").read_text()
     assert portal.strip() == "address=/#/10.42.0.1"
     count = len(changes_logged(state))

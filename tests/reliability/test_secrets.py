@@ -13,11 +13,9 @@ sees the public view plus the controls).
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
-import threading
 import time
 import xml.etree.ElementTree as ET
 import zlib
@@ -42,24 +40,10 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 
 
 # -- a twin table: the same table, its match forked and perhaps re-dealt -----------------
-def twin_of(table: Table, scratch: Journal, state: Any = None) -> Table:
-    """A copy of ``table`` (no seats, no hub, a scratch journal) whose match is a fork
-    with ``state`` swapped in, as the contract's re-deal test swaps ``_state``; its
-    payloads rebuilt from that state."""
-    twin = copy.copy(table)
-    twin.devices, twin.hub, twin.journal, twin._screens = [], None, scratch, None
-    twin._lock = threading.RLock()
-    twin.match = table.match.fork()
-    if state is not None:
-        twin.match._state = state
-    twin._claimed = set(table._claimed)
-    twin._last_error = dict(table._last_error)
-    twin._turn, twin._choices = dict(table._turn), dict(table._choices)
-    twin._payloads = dict(table._payloads)
-    twin._history = [list(point) for point in table._history]
-    twin._shown = {}
-    twin.refresh()
-    return twin
+def twin_of(table: Table, scratch: Journal, match: Any = None) -> Table:
+    """A copy of ``table`` (no seats, no hub, a scratch journal) playing ``match`` (a
+    re-dealt fork, ``Match.redealt``), or else a plain fork of its match."""
+    return table.twin(match if match is not None else table.match.fork(), scratch)
 
 
 class Pair:
@@ -141,10 +125,10 @@ def check_viewer(table: Table, viewer: Any, pair: Pair, rng: random.Random,
                  where: str, tally: dict[str, int], many: int) -> None:
     match = table.match
     state = match.snapshot()["state"]
-    redealt = match.game.redeal(state, viewer, random.Random(rng.random()))
+    redealt = match.redealt(viewer, random.Random(rng.random()))
     assert match.snapshot()["state"] == state, f"{where}: redeal changed the original"
     tally["redeals"] += 1
-    tally["redeals_changed"] += redealt != state
+    tally["redeals_changed"] += redealt.snapshot()["state"] != state
     scratch = Journal(":memory:")
     a, b = twin_of(table, scratch), twin_of(table, scratch, redealt)
     where = f"{where} viewer {viewer!r}"

@@ -164,6 +164,28 @@ def test_the_host_needs_the_pin(app):
     assert client.post("/api/host/start", json={"game": "moon-yeti"}).status_code == 401
 
 
+HOST_ROUTES = [("GET", "/api/host/view"), ("GET", "/api/host/stream"),
+               ("POST", "/api/host/start"), ("POST", "/api/host/act"),
+               ("POST", "/api/host/lobby"), ("POST", "/api/host/seats/1/name"),
+               ("POST", "/api/host/seats/1/replace"), ("POST", "/api/host/seats/1/kick"),
+               ("GET", "/api/host/seats/1/qr.svg")]
+
+
+@pytest.mark.parametrize("method, path", HOST_ROUTES)
+def test_every_host_route_refuses_a_browser_without_the_host_login(app, method, path):
+    client = app.test_client()
+    reply = client.get(path) if method == "GET" else client.post(path, json={})
+    assert reply.status_code == 401
+    assert reply.json == {"code": "no_host", "message": "log in with the host PIN first"}
+
+
+def test_an_unknown_game_is_refused_by_name(app, table, host):
+    reply = host.post("/api/host/start", json={"game": "no-such-game", "players": 2})
+    assert reply.status_code == 400 and reply.json["code"] == "unknown_game"
+    assert reply.json["message"].startswith("no game 'no-such-game'")
+    assert table.match is None
+
+
 def test_wrong_pins_lock_the_login(app):
     client = app.test_client()
     codes = [client.post("/api/host/login", json={"pin": "1"}).json["code"]

@@ -1,0 +1,77 @@
+"""The lobby: what the table shows between matches, and the two actions it takes itself.
+
+With no match, seat 1 picks a game and the number of players, from its buttons or its
+phone, so a group needs no host page to start playing. Each choice is a whole decision
+("Booty Dice, 4 players") filed under its game (``Choice.group``): the seat's buttons
+page into a game and pick the number of players, and back out for free; the phone shows
+the same menu nested. When a match is over, seat 1 gets a "New match" choice that brings
+the table back here.
+
+Lobby actions are told apart from a game's by their type, one of :data:`ACTIONS`; the
+table handles them itself and they never reach the engine.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import companion.games
+from companion.engine import Choice, Display
+
+#: Start a match: ``{"type": START, "game": id, "players": n}``.
+START = "lobby_start"
+#: Leave a finished match for the lobby: ``{"type": NEW_MATCH}``.
+NEW_MATCH = "lobby_back"
+#: Every action type the lobby handles.
+ACTIONS = frozenset({START, NEW_MATCH})
+
+TITLE = "Mutiny Table"
+
+#: The public summary while no match is played (the same keys as a match's summary).
+SUMMARY: dict[str, Any] = {"game": None, "title": TITLE, "headline": "Seat 1 is picking a game",
+                           "turn": [0], "scores": None, "score_label": "", "lines": [],
+                           "tallies": []}
+
+
+def is_lobby_action(action: Any) -> bool:
+    """True when ``action`` is one the table handles itself, not one for the match."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    return isinstance(kind, str) and kind in ACTIONS
+
+
+def start_choices(seat_count: int) -> tuple[Choice, ...]:
+    """Every game this table can seat, with each number of players it can take, as
+    whole decisions grouped by game."""
+    return tuple(
+        Choice(f"{game.spec.title}, {players} players",
+               {"type": START, "game": game_id, "players": players},
+               group=(game.spec.title,), short=f"{players} players")
+        for game_id, game in companion.games.GAMES.items()
+        for players in range(game.spec.min_seats, min(game.spec.max_seats, seat_count) + 1))
+
+
+def new_match_choice() -> Choice:
+    """Seat 1's choice once a match is over: back to picking a game."""
+    return Choice("New match", {"type": NEW_MATCH})
+
+
+def display(seat: int, seat_count: int, host_pin: str | None) -> Display:
+    """What seat ``seat`` shows in the lobby. Seat 1 also holds the host PIN, a secret
+    of the host's: it shows while select is held, never at rest."""
+    if seat != 0:
+        return Display(title=TITLE, lines=("Waiting for seat 1", "to pick a game."))
+    pin = (f"Host PIN {host_pin}",) if host_pin is not None else ()
+    hint = ("Hold select: host PIN",) if host_pin is not None else ()
+    return Display(title="Pick a game", lines=("Which game tonight?",) + hint,
+                   choices=start_choices(seat_count), private=pin, led="on")
+
+
+def payload() -> dict[str, Any]:
+    """The ``lobby`` part of the public payload: what can be started."""
+    return {"games": game_specs()}
+
+
+@functools.lru_cache(maxsize=1)
+def game_specs() -> list[dict[str, Any]]:
+    """Every game's spec as JSON-able data (the registry does not change while running)."""
+    return [g.spec.to_dict() for g in companion.games.GAMES.values()]

@@ -1,0 +1,314 @@
+"""The table runtime: the one place where inputs become engine actions.
+
+Button callbacks (on gpiozero's threads), web requests and serial pods all call
+:meth:`Table.press` or :meth:`Table.submit`; a single lock turns them into engine actions
+one at a time. After every change the table redraws each seat from that seat's display
+model, rebuilds every viewer's payload (:mod:`companion.table.payloads`) and wakes the
+live hub. Between matches the seats show the lobby (:mod:`companion.table.lobby`).
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+from typing import Any, Callable, Protocol, Sequence
+
+import companion.games
+from companion.access import HostPin, SeatAccess
+from companion.engine import Display, Game, Journal, Match
+from companion.engine.rules import Actor, Viewer
+from companion.errors import ActionRejected, JournalError, MutinyError
+from companion.table import lobby
+from companion.table.painter import ScreenPainter, SeatDevice, paint
+from companion.table.payloads import Payloads, Views, chart
+
+log = logging.getLogger(__name__)
+
+
+class Listener(Protocol):
+    """The live hub, as far as the table is concerned: woken after every change."""
+
+    def publish(self) -> None: ...
+
+
+class Table:
+    """One physical table: its seats, its journal and the match being played."""
+
+    def __init__(self, journal: Journal, seats: Sequence[SeatDevice] = (),
+                 seat_count: int | None = None, base_url: str = "http://mutiny.local",
+                 hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
+                 pin: HostPin | None = None, background_screens: bool = False):
+        """``background_screens`` draws the seats' screens on a thread of their own, so
+        an action's answer and its pushes to phones do not wait for I2C transfers (and,
+        when the hub can tell, after the phones were sent theirs); off, a screen is
+        drawn before ``submit``/``press`` return (what tests want)."""
+        self.journal = journal
+        self.devices = list(seats)
+        self.seat_count = seat_count or len(self.devices) or 4
+        self.base_url = base_url.rstrip("/")
+        self.hub = hub
+        self.clock = clock
+        self.access = access or SeatAccess(":memory:", self.seat_count)
+        self.pin = pin
+        self.match: Match | None = None
+        self._lock = threading.RLock()
+        self._claimed: set[int] = set()
+        self._last_error: dict[int, str] = {}
+        self._payloads = Payloads()
+        self._shown: dict[int, Any] = {}  # what each seat's device was last given
+        settle = getattr(hub, "wait_sent", None)
+        self._screens = ScreenPainter(self.devices, settle) if background_screens else None
+        #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
+        self.pod_report: Callable[[], list[dict[str, Any]]] | None = None
+        for index, device in enumerate(self.devices):
+            device.when_action = self._pressed(index)
+            device.when_claimed = self._claimer(index)
+        self.refresh()
+
+    # -- matches ------------------------------------------------------------------------
+    def resume(self) -> Match | None:
+        """Load every unfinished match from the journal; the newest is played on."""
+        with self._lock:
+            loaded = None
+            for match_id in self.journal.unfinished_ids():
+                history: list[list[float]] = []
+                try:
+                    match = self.journal.load(match_id, companion.games.get, self.clock,
+                                              each=lambda m, h=history: chart(h, m.summary()))
+                except (JournalError, MutinyError) as exc:
+                    log.error("cannot resume match %s: %s", match_id, exc)
+                    loaded = None  # never fall back to an older match than this one
+                    continue
+                if match.is_over:
+                    self.journal.finish(match_id)
+                else:
+                    loaded, self._payloads.history = match, history
+            if loaded is not None:
+                self.match = loaded
+                self._claimed = set(range(self.seat_count))  # players are seated already
+                log.info("resumed %s match %s at version %d", loaded.game.spec.id,
+                         loaded.id, loaded.version)
+            self.refresh()
+            return loaded
+
+    def start(self, game_id: str | Game, players: int | None = None,
+              options: dict[str, Any] | None = None, names: list[str] | None = None,
+              seed: str | None = None) -> Match:
+        """Start a new match on this table (the previous one stays in the journal).
+        ``game_id`` may also be a :class:`Game` itself (one not in the registry, such as
+        a benchmark's; such a match cannot be resumed after a restart). Raises
+        :class:`~companion.errors.UnknownGame` for an id no game has."""
+        game = game_id if isinstance(game_id, Game) else companion.games.get(game_id)
+        players = players or min(game.spec.max_seats, self.seat_count)
+        if type(players) is not int or not 1 <= players <= self.seat_count:
+            raise ActionRejected("bad_seats", f"this table has {self.seat_count} seats")
+        with self._lock:
+            if self.match is not None and not self.match.is_over:
+                raise ActionRejected("not_now", "a match is being played; end it first")
+            names = names or self.access.names()[:players]
+            self.match = Match.create(game, players, options, seed=seed, names=names,
+                                      clock=self.clock, journal=self.journal)
+            self._payloads.history = []
+            self.refresh()
+            return self.match
+
+    def back_to_lobby(self) -> None:
+        """Leave a finished match on the screens no longer: back to picking a game."""
+        with self._lock:
+            if self.match is not None and not self.match.is_over:
+                raise ActionRejected("not_now", "a match is being played; end it first")
+            self.match = None
+            self._payloads.history = []
+            self.refresh()
+
+    # -- acting -------------------------------------------------------------------------
+    def submit(self, actor: Actor, action: Any, version: int | None = None) -> int:
+        """Apply one action from a phone, the host or a seat; return the actor's new
+        turn version.
+
+        ``version``, when given, is the actor's turn version from its last payload: an
+        action sent against an older one is refused as stale, never applied to a
+        question the player was not shown.
+        """
+        with self._lock:
+            if version is not None and version != self._payloads.turn(actor):
+                raise ActionRejected("stale", "the table has moved on; look again")
+            if isinstance(actor, int) and lobby.is_lobby_action(action):
+                self._lobby(actor, action)  # seat 1's phone: the same lobby as its buttons
+            else:
+                match = self._current()
+                match.apply(actor, action)
+                if match.is_over:
+                    self.journal.finish(match.id)
+            # A double tap must not act twice, even where the choices look the same.
+            version = self._payloads.acted(actor)
+            self.refresh()
+            return version
+
+    def press(self, seat: int, action: dict[str, Any]) -> None:
+        """A seat's buttons confirmed a choice. Errors go to that seat's screen."""
+        with self._lock:
+            self._last_error.pop(seat, None)
+            try:
+                if lobby.is_lobby_action(action):
+                    self._lobby(seat, action)
+                elif self._offered(seat, action):
+                    self.submit(seat, action)
+                else:
+                    raise ActionRejected("stale", "that choice is gone; look again")
+            except ActionRejected as exc:
+                self._last_error[seat] = exc.message
+                log.info("seat %d: %s rejected: %s", seat + 1, action.get("type"), exc.code)
+            self.refresh()
+
+    def _lobby(self, seat: int, action: dict[str, Any]) -> None:
+        # Only what seat 1 was offered: a start while a match is played, or a "New
+        # match" while it is not over, is stale.
+        if seat != 0:
+            raise ActionRejected("not_your_turn", "seat 1 picks the game")
+        if not self._offered(seat, action):
+            raise ActionRejected("stale", "that choice is gone; look again")
+        if action["type"] == lobby.NEW_MATCH:
+            self.back_to_lobby()
+        else:
+            self.start(action["game"], action["players"])
+
+    def claim(self, seat: int) -> None:
+        """The seat has a player (a button was pressed, or a phone joined)."""
+        with self._lock:
+            if seat not in self._claimed:
+                self._claimed.add(seat)
+                self.refresh()
+
+    def replace_seat(self, seat: int, unclaim: bool = False) -> str:
+        """A new join token for ``seat`` (a lost phone); ``unclaim`` also frees the seat,
+        so its screen shows the new code. Returns the new join URL."""
+        with self._lock:
+            self.access.replace(seat)
+            if unclaim:
+                self._claimed.discard(seat)
+            self.refresh()
+            return self.join_url(seat)
+
+    def rename(self, seat: int, name: str) -> None:
+        with self._lock:
+            self.access.rename(seat, name)
+            self.refresh()
+
+    def _offered(self, seat: int, action: dict[str, Any]) -> bool:
+        # A press acts on what the seat was shown: if its screen has changed meanwhile
+        # the old choice is refused rather than applied to a different question.
+        return action in [c.action for c in self.display(seat).choices]
+
+    def _current(self) -> Match:
+        if self.match is None:
+            raise ActionRejected("no_match", "no match is being played at this table")
+        return self.match
+
+    def _pressed(self, seat: int) -> Callable[[dict[str, Any]], None]:
+        return lambda action: self.press(seat, action)
+
+    def _claimer(self, seat: int) -> Callable[[], None]:
+        return lambda: self.claim(seat)
+
+    # -- what seats and pages see ------------------------------------------------------
+    def display(self, seat: int) -> Display:
+        """What seat ``seat`` (0-based) of the table shows now."""
+        with self._lock:
+            return self._display(seat, Views(self.match))
+
+    def _display(self, seat: int, views: Views) -> Display:
+        # Callers hold the table lock.
+        if self.match is None:
+            display = lobby.display(seat, self.seat_count,
+                                    self.pin.pin if self.pin is not None else None)
+        elif seat >= self.match.seats:
+            display = Display(title="Not playing",
+                              lines=("This seat sits out", "this match."))
+        else:
+            display = self.match.display(seat, views[seat])
+            if self.match.is_over and seat == 0:
+                display = _with(display, choices=display.choices + (lobby.new_match_choice(),))
+        if seat == 0 and self.pin is not None and self.match is not None:
+            display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
+        error = self._last_error.get(seat)
+        if error:
+            display = _with(display, lines=(f"! {error}",) + display.lines)
+        return display
+
+    def join_url(self, seat: int) -> str:
+        return f"{self.base_url}/J/{self.access.token(seat)}".upper()
+
+    def is_claimed(self, seat: int) -> bool:
+        return seat in self._claimed
+
+    def payload(self, viewer: Viewer) -> tuple[int, dict[str, Any]]:
+        """(serial, payload) for a seat, ``PUBLIC`` or ``HOST``: the serial moves only
+        when that viewer's payload changed."""
+        with self._lock:
+            serial, payload, _text = self._payloads.get(viewer)
+            return serial, payload
+
+    def payload_text(self, viewer: Viewer) -> tuple[int, str]:
+        """(serial, payload as JSON text): what a stream sends, serialised once."""
+        with self._lock:
+            serial, _payload, text = self._payloads.get(viewer)
+            return serial, text
+
+    def turn_version(self, viewer: Viewer) -> int:
+        with self._lock:
+            return self._payloads.turn(viewer)
+
+    def refresh(self) -> None:
+        """Redraw every seat, rebuild every viewer's payload and wake every stream."""
+        with self._lock:
+            views = Views(self.match)  # each viewer's view is built once a refresh
+            displays = [self._display(seat, views) for seat in range(self.seat_count)]
+            for index, device in enumerate(self.devices):
+                shown = displays[index] if index in self._claimed else self.join_url(index)
+                if self._shown.get(index) == shown:
+                    continue  # most actions change one or two seats' screens
+                self._shown[index] = shown
+                if self._screens is not None:
+                    self._screens.paint(index, shown)
+                else:
+                    paint(device, shown)
+            self._payloads.rebuild(self.match, displays, views, seat_count=self.seat_count,
+                                   names=self.access.names(), claimed=self._claimed,
+                                   pods=self.pod_report)
+        if self.hub is not None:
+            self.hub.publish()
+
+    def twin(self, match: Match, journal: Journal) -> "Table":
+        """A copy of this table playing ``match`` instead (a fork of this one, perhaps
+        re-dealt: ``Match.redealt``), with no seats and no hub, writing to ``journal``;
+        its payloads rebuilt from that match. The re-deal test (tests/reliability)
+        compares what a viewer is sent by both: it must be the same."""
+        with self._lock:
+            twin = copy.copy(self)
+            twin.devices, twin.hub, twin.journal, twin._screens = [], None, journal, None
+            twin._lock = threading.RLock()
+            twin.match = match
+            twin._claimed = set(self._claimed)
+            twin._last_error = dict(self._last_error)
+            twin._payloads = self._payloads.copy()
+            twin._shown = {}
+        twin.refresh()
+        return twin
+
+    def close(self) -> None:
+        """Close the seats, the journal and the seat access file (idempotent)."""
+        if self._screens is not None:
+            self._screens.close()
+        with self._lock:
+            for device in self.devices:
+                device.close()
+            self.journal.close()
+            self.access.close()
+
+
+def _with(display: Display, **changes: Any) -> Display:
+    fields = {"title": display.title, "lines": display.lines, "choices": display.choices,
+              "private": display.private, "led": display.led, "extra": display.extra}
+    fields.update(changes)
+    return Display(**fields)

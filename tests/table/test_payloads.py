@@ -1,0 +1,55 @@
+"""What each viewer is sent: turn versions, payload serials and the score chart."""
+from __future__ import annotations
+
+from companion.engine import HOST, PUBLIC, Journal
+from companion.table.payloads import chart
+
+
+def test_another_seats_move_does_not_make_a_seats_choices_stale(table):
+    table.start("moon-yeti", 4, seed="stale-free")
+    table.submit(0, {"type": "declare"})
+    for seat in range(4):
+        table.submit(seat, {"type": "ready"})
+    versions = [table.turn_version(s) for s in range(4)]
+    target = table.match.legal_actions(0)[0]
+    table.submit(0, target, version=versions[0])
+    # Seat 2's choices did not change when seat 1 voted: its version still holds.
+    vote = table.match.legal_actions(1)[0]
+    table.submit(1, vote, version=versions[1])
+
+
+def test_a_serial_moves_only_when_that_viewers_payload_changed(table):
+    table.start("booty-dice", 2, seed="serials")
+    before = {viewer: table.payload(viewer)[0] for viewer in (0, 1, 2, PUBLIC, HOST)}
+    table.refresh()  # nothing changed
+    assert {viewer: table.payload(viewer)[0] for viewer in before} == before
+    table.submit(0, {"type": "hold", "die": 1})
+    after = {viewer: table.payload(viewer)[0] for viewer in before}
+    assert after[0] == before[0] + 1
+    assert after[2] == before[2]  # sits out: its screen and payload did not change
+    serial, text = table.payload_text(0)
+    assert serial == after[0] and '"viewer":0' in text.replace(" ", "")
+
+
+def test_the_score_chart_gets_a_point_when_the_scores_change():
+    history: list[list[float]] = []
+    chart(history, {"scores": None})
+    chart(history, {"scores": [0, 0]})
+    chart(history, {"scores": [0, 0]})
+    chart(history, {"scores": [3, 0]})
+    assert history == [[0, 0, 0], [1, 3, 0]]
+
+
+def test_a_twin_table_plays_a_fork_and_sends_the_same(table, tmp_path):
+    table.start("booty-dice", 2, seed="twin")
+    table.submit(0, {"type": "hold", "die": 1})
+    entries = len(table.journal.entries(table.match.id))
+    scratch = Journal(":memory:")
+    twin = table.twin(table.match.fork(), scratch)
+    for viewer in (0, 1, PUBLIC, HOST):
+        assert twin.payload_text(viewer) == table.payload_text(viewer)
+        assert twin.turn_version(viewer) == table.turn_version(viewer)
+    twin.submit(0, {"type": "roll"})
+    assert table.match.snapshot() != twin.match.snapshot()
+    assert len(table.journal.entries(table.match.id)) == entries  # the twin's own journal
+    scratch.close()

@@ -1,0 +1,121 @@
+"""The table runtime: seat buttons (MockFactory pins) -> engine actions -> screens, and
+matches started, finished and resumed."""
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import HOST, Journal
+from companion.errors import ActionRejected
+from companion.table import Table
+from tests.table.conftest import choose, claim_all
+
+
+def test_unclaimed_seats_show_a_join_code_and_a_press_claims_the_seat(table, hardware):
+    assert [hardware[s].mode for s in range(4)] == ["qr"] * 4
+    blank_qr = hardware.frame(1)
+    hardware.click(1, "next")  # this press only claims
+    assert table.is_claimed(1) and hardware[1].mode == "rest"
+    assert hardware.frame(1) != blank_qr
+    assert hardware[1].display.title == "Mutiny Table"  # waiting for seat 1
+    assert table.access.seat_for(table.join_url(2).rsplit("/", 1)[1]) == 2
+
+
+def test_a_moon_yeti_vote_is_played_by_button_presses_alone(table, hardware):
+    claim_all(hardware)
+    table.start("moon-yeti", 4, seed="buttons", options={"time_source": "clock"})
+    match = table.match
+    choose(hardware, 0, lambda a: a["type"] == "declare")
+    for seat in range(4):
+        choose(hardware, seat, lambda a: a["type"] == "ready")
+    assert match.step() == "vote1"
+    frames = [hardware.frame(s) for s in range(4)]
+    while match.step() == "vote1":
+        # Every seat with a ballot still to cast (the Helmsman may cast two) votes.
+        for seat in match.acting():
+            choose(hardware, seat, lambda a: a["type"] == "vote")
+    public = match.view("public")["state"]["vote1"]
+    assert public["revealed"] and public["ballots_in"] == public["ballots_total"]
+    assert len(public["cast"]) == 4
+    assert [hardware.frame(s) for s in range(4)] != frames
+
+
+def test_a_booty_dice_turn_is_played_by_button_presses_alone(table, hardware):
+    claim_all(hardware)
+    table.start("booty-dice", 3, seed="turn")
+    match = table.match
+    assert hardware[3].display.title == "Not playing"
+    roller = match.acting()[0]
+    assert roller == 0
+    shown = hardware.frame(0)
+    choose(hardware, 0, lambda a: a["type"] == "hold")
+    assert match.snapshot()["state"]["held"].count(True) == 1
+    assert hardware.frame(0) != shown
+    choose(hardware, 0, lambda a: a["type"] == "roll")
+    choose(hardware, 0, lambda a: a["type"] == "stop")
+    while match.acting() == [0] and not match.is_over:
+        choose(hardware, 0, lambda a: True)  # targets, if the dice ask for any
+    assert match.is_over or match.acting() == [1]
+    assert hardware[1].display.led == "on" or match.is_over
+
+
+def test_a_press_is_applied_exactly_once(table, hardware):
+    claim_all(hardware)
+    table.start("booty-dice", 2, seed="once")
+    entries = len(table.journal.entries(table.match.id))
+    choose(hardware, 0, lambda a: a["type"] == "hold")
+    assert len(table.journal.entries(table.match.id)) == entries + 1
+
+
+def test_a_stale_choice_is_refused_and_said_on_the_seat(table, hardware):
+    claim_all(hardware)
+    table.start("booty-dice", 2, seed="stale")
+    table.press(1, {"type": "roll"})  # seat 2 is not rolling
+    assert hardware[1].display.lines[0].startswith("! ")
+    assert table.match.version == len(table.journal.entries(table.match.id))
+
+
+def test_web_and_host_actions_go_through_the_same_door(table, hardware):
+    table.start("booty-dice", 2, seed="web")
+    version = table.turn_version(0)
+    hold = {"type": "hold", "die": 1}
+    with pytest.raises(ActionRejected) as info:
+        table.submit(0, hold, version=version - 1)
+    assert info.value.code == "stale"
+    after = table.submit(0, hold, version=version)
+    assert after > version
+    with pytest.raises(ActionRejected) as info:  # a double tap acts once
+        table.submit(0, hold, version=version)
+    assert info.value.code == "stale"
+    table.submit(HOST, {"type": "undo"}, version=table.turn_version(HOST))
+    assert table.match.snapshot()["state"]["held"] == [False] * 6
+
+
+def test_no_match_means_no_actions(table):
+    with pytest.raises(ActionRejected) as info:
+        table.submit(0, {"type": "roll"})
+    assert info.value.code == "no_match"
+
+
+def test_a_restarted_table_resumes_the_unfinished_match(hardware, tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    first = Table(Journal(path), [])
+    first.start("booty-dice", 3, seed="resume")
+    first.submit(0, {"type": "hold", "die": 2})
+    expected = first.match.snapshot()
+    first.journal.close()
+    second = Table(Journal(path), list(hardware))
+    resumed = second.resume()
+    assert resumed.snapshot() == expected
+    assert hardware[0].mode == "rest"  # players are seated already: no join code
+    second.journal.close()
+
+
+def test_a_finished_match_is_not_resumed(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    table = Table(Journal(path), [])
+    table.start("booty-dice", 2, seed="end")
+    table.submit(HOST, {"type": "end"})
+    table.journal.close()
+    again = Table(Journal(path), [])
+    assert again.resume() is None and again.match is None
+    again.journal.close()
