@@ -21,7 +21,8 @@ from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_bu
 from .pods import PodManager, PodSeat, PodStatus, find_pods, pod_report
 from .screen import ScreenState, qr_matrix, render
 from .seat import Seat
-from .ssd1306 import CountingInterface, DriverStats, MuxBus, MuxChannel, PageDiffSSD1306
+from .interfaces import CountingInterface, MuxBus, MuxChannel
+from .ssd1306 import DriverStats, PageDiffSSD1306
 
 __all__ = [
     "ButtonPins", "Clock", "CountingInterface", "DriverStats", "ManualClock",

@@ -29,7 +29,8 @@ from .buttons import ROLES, Clock, ManualClock, MonotonicClock, SeatButtons
 from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists, i2c_root_bus
 from .pods import PodManager, PodSeat
 from .seat import Seat
-from .ssd1306 import CountingInterface, MuxBus, PageDiffSSD1306, SMBusLike
+from .interfaces import CountingInterface, MuxBus, SMBusLike
+from .ssd1306 import PageDiffSSD1306
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from PIL import Image
 from companion.engine.display import Choice, Display
 from companion.seats import ManualClock, podlink
 from companion.seats.pods import PodManager, PodSeat
-from companion.seats.ssd1306 import CountingInterface, pack_pages
+from companion.seats.interfaces import CountingInterface
+from companion.seats.ssd1306 import pack_pages
 
 from . import checks, linksim
 from .fakepod import UID_HEX, FakePod, ListPort
