@@ -224,15 +224,14 @@ def test_ask_for_a_card_the_asked_player_chooses_then_the_asker_discards():
     assert turn(match) == 1
 
 
-def test_browsing_moves_are_gone_and_targets_follow_the_play_order():
+def test_browsing_moves_are_gone_and_targets_come_in_seat_order():
     match = new((A, B, C, D))
     for browse in ({"type": "pick", "rank": 5}, {"type": "back"},
                    {"type": "open", "menu": "accuse"}):
         assert rejected(match, 0, browse) == "unknown_action"
     play(match, 0, 7)
     match.apply(1, {"type": "follow", "rank": 8})
-    # Seat 3's targets start at its left: seat 4, then seats 1 and 2.
-    assert [a["target"] for a in match.legal_actions(2) if a["type"] == "accuse"] == [3, 0, 1]
+    assert [a["target"] for a in match.legal_actions(2) if a["type"] == "accuse"] == [0, 1, 3]
 
 
 # -- a standing order ----------------------------------------------------------------
@@ -243,7 +242,7 @@ def test_follow_with_equal_or_higher_belay_with_lower_or_discover():
     assert match.legal_actions(1) == (
         [{"type": "follow", "rank": r} for r in (7, 8)]
         + [{"type": "belay", "rank": r} for r in (3, 4, 5, 6)]
-        + [{"type": "accuse", "target": s} for s in (2, 3, 0)])
+        + [{"type": "accuse", "target": s} for s in (0, 2, 3)])
     assert rejected(match, 1, {"type": "follow", "rank": 6}) == "bad_value"
     assert rejected(match, 1, {"type": "play", "rank": 6}) == "not_now"
 
@@ -527,9 +526,10 @@ def _picked(choices, path):
 def test_a_turn_lists_whole_decisions_filed_in_menus():
     match = new((A, B, C, D))
     choices = match.display(0).choices
-    assert [(item.label, item.is_group) for item in menu(choices)] == [
-        ("Pass a card", True), ("Play an order", True), ("Ask for a card", True),
-        ("Discover Captain", True)]
+    assert [(item.label, item.is_group, item.secret) for item in menu(choices)] == (
+        [("Pass a card", True, False)]
+        + [(f"Play your {r} as an order", False, True) for r in A]
+        + [("Ask for a card", True, False), ("Discover Captain", True, False)])
     # "Discover Captain" holds whole accusations, while the orders stay on offer.
     assert _picked(choices, ("Discover Captain",)) == [
         {"type": "accuse", "target": s} for s in (1, 2, 3)]
@@ -537,13 +537,16 @@ def test_a_turn_lists_whole_decisions_filed_in_menus():
     assert [c.label for c in accusations] == [
         f"Accuse Seat {n} of being the Captain" for n in (2, 3, 4)]
     assert all(c.secret for c in accusations)
-    assert _picked(choices, ("Play an order",)) == [{"type": "play", "rank": r} for r in A]
+    assert [a for a in _picked(choices, ()) if isinstance(a, dict)] == [
+        {"type": "play", "rank": r} for r in A]
     # A pass: the card, then the player; the cards are secret below the public menu name.
     cards = menu(choices, ("Pass a card",))
     assert [item.label for item in cards] == [str(r) for r in A]
     assert all(item.is_group and item.secret for item in cards)
     assert [c.label for c in choices if c.group == ("Pass a card", "7")] == [
         "Pass your 7 to Seat 2", "Pass your 7 to Seat 3", "Pass your 7 to Seat 4"]
+    assert _picked(choices, ("Ask for a card",)) == [
+        {"type": "ask", "target": s} for s in (1, 2, 3)]
     # Looking through the menus is the seat's business: nothing reaches the match.
     assert match.version == 1 and match.display(0).choices == choices
 
@@ -556,9 +559,10 @@ def test_a_standing_order_lists_its_cards_then_discover_captain():
         [(f"Follow with your {r}", False, True) for r in (7, 8)]
         + [(f"Belay with your {r}", False, True) for r in (3, 4, 5, 6)]
         + [("Discover Captain", True, False)])
+    # Cards mode: the rank of an order is entered, so orders are a menu too.
     match = cards()
     assert [item.label for item in menu(match.display(0).choices)] == [
-        "Pass a card", "Play an order", "Ask for a card", "Discover Captain"]
+        "Play an order", "Pass a card", "Ask for a card", "Discover Captain"]
     match.apply(0, {"type": "play", "rank": 7})
     assert [item.label for item in menu(match.display(1).choices)] == [
         "Follow the order", "Belay the order", "Discover Captain"]
@@ -695,7 +699,7 @@ def test_cards_mode_keeps_turns_orders_and_owners_with_ranks_entered():
     match.apply(0, {"type": "play", "rank": 7})
     assert match.legal_actions(1) == (
         [{"type": "follow"}] + [{"type": "belay", "rank": r} for r in range(1, 7)]
-        + [{"type": "accuse", "target": s} for s in (2, 3, 0)])
+        + [{"type": "accuse", "target": s} for s in (0, 2, 3)])
     match.apply(1, {"type": "follow"})
     assert match.view(PUBLIC)["state"]["sizes"] == [6, 5, 6, 6]
     match.apply(2, {"type": "belay", "rank": 1})

@@ -37,8 +37,9 @@ def _left(state: State, seat: int) -> int:
 
 
 def _others(state: State, seat: int) -> list[int]:
-    """The other seats in play order, from the left."""
-    return kit.clockwise(state["seats"], seat)
+    """The other seats, in seat order: each player finds a given seat at the same place
+    in every list, whoever's turn it is."""
+    return [other for other in range(state["seats"]) if other != seat]
 
 
 def _distinct(hand: list[Any]) -> list[int]:

@@ -2,11 +2,17 @@
 
 Everything here is built from a view (a seat's own, or the public one), never from the
 state; the state keeps structured events and codes, worded only here. Each decision is
-one whole choice, filed in a menu: with no order, "Pass a card" (then the card, then
-the player), "Play an order", "Ask for a card" and "Discover Captain"; with a standing
-order, the cards that follow or belay it, then "Discover Captain". Pass comes first:
-it is the commonest move, and first it takes no more presses than the old pick-a-card
-menu did. Rulings: see docs/games/captains-orders.md.
+one whole choice, filed in a menu (the seat pages through it; nothing reaches the match
+until a choice is made).
+
+Phones mode, no order: "Pass a card" (then the card, then the player), each card of
+the hand to play as an order, "Ask for a card", "Discover Captain". Cards mode, no
+order: "Play an order" (then the rank), "Pass a card", "Ask for a card", "Discover
+Captain". A standing order: the cards that follow or belay it (cards mode: "Follow the
+order", "Belay the order"), then "Discover Captain". With pass first and the hand's
+orders on the top level, a pass takes no more presses on average than the rules-1
+pick-a-card menus and an order fewer (docs/games/captains-orders.md has the figures).
+Rulings: see docs/games/captains-orders.md.
 """
 from __future__ import annotations
 
@@ -16,14 +22,18 @@ from companion.engine.display import Choice, Display
 from companion.engine.rules import Action
 from companion.games import kit
 
-from .data import DECLARE, DISCARD, ENTER, GIVE, OVER, PHONES, REVEAL, SCORED, TURN
+from .data import CARDS, DECLARE, DISCARD, ENTER, GIVE, OVER, PHONES, REVEAL, SCORED, TURN
 
 #: Top-level menus, in the order a seat pages through them.
 PASS_MENU, PLAY_MENU, ASK_MENU = "Pass a card", "Play an order", "Ask for a card"
 DISCOVER_MENU, BELAY_MENU = "Discover Captain", "Belay the order"
-#: Where each kind of move sits in a turn's list (stable within a kind).
-MENU_ORDER = {"pass": 0, "play": 1, "ask": 2, "follow": 0, "belay": 1, "skip": 2,
-              "accuse": 3}
+#: Where each kind of move sits in a turn's list (stable within a kind), by mode.
+MENU_ORDER = {
+    PHONES: {"pass": 0, "play": 1, "ask": 2, "follow": 0, "belay": 1, "skip": 2,
+             "accuse": 3},
+    CARDS: {"play": 0, "pass": 1, "ask": 2, "follow": 0, "belay": 1, "skip": 2,
+            "accuse": 3},
+}
 
 #: Public events of a round, in words (``kit.word``).
 EVENT_TEXTS = {
@@ -93,14 +103,19 @@ def _choice(action: Action, state: dict[str, Any], names: list[str]) -> Choice:
     name = kit.seat_name(names, action.get("to", action.get("target")))
     if kind == "pass":
         if not phones:
-            return Choice(f"Pass a card to {name}", action, group=(PASS_MENU,))
+            return Choice(f"Pass a card to {name}", action, group=(PASS_MENU,),
+                          short=f"To {name}")
         return Choice(f"Pass your {rank} to {name}", action, secret=True,
-                      group=(PASS_MENU, str(rank)))
+                      group=(PASS_MENU, str(rank)), short=f"{rank} to {name}")
     if kind == "play":
-        label = f"Play your {rank} as an order" if phones else f"Play {_a(rank)} as an order"
-        return Choice(label, action, secret=phones, group=(PLAY_MENU,), short=f"Order {rank}")
+        # Phones: the hand's cards sit on the top level, one press from an order.
+        if phones:
+            return Choice(f"Play your {rank} as an order", action, secret=True,
+                          short=f"Order {rank}")
+        return Choice(f"Play {_a(rank)} as an order", action, group=(PLAY_MENU,),
+                      short=f"Order {rank}")
     if kind == "ask":
-        return Choice(f"Ask {name} for a card", action, group=(ASK_MENU,))
+        return Choice(f"Ask {name} for a card", action, group=(ASK_MENU,), short=f"Ask {name}")
     if kind == "accuse":
         return Choice(f"Accuse {name} of being the Captain", action, secret=True,
                       group=(DISCOVER_MENU,), short=f"Accuse {name}")
@@ -137,7 +152,8 @@ def choices(view: dict[str, Any]) -> tuple[Choice, ...]:
     """The seat's legal actions as choices, in menu order."""
     state, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
-    ordered = sorted(legal, key=lambda action: MENU_ORDER.get(action["type"], 0))
+    order = MENU_ORDER[state["mode"]]
+    ordered = sorted(legal, key=lambda action: order.get(action["type"], 0))
     return tuple(_choice(action, state, names) for action in ordered)
 
 
