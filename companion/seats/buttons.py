@@ -189,7 +189,7 @@ class MonotonicClock:
 
 # -- one button ---------------------------------------------------------------------------
 
-def _caller(fn: Callable[..., Any] | None, device: Any) -> Callable[[], None] | None:
+def wrap_callback(fn: Callable[..., Any] | None, device: Any) -> Callable[[], None] | None:
     """gpiozero style: a callback takes no argument, or the device that fired."""
     if fn is None:
         return None
@@ -391,7 +391,7 @@ class SeatButton(ButtonState):
             self._fire(self.when_held)
 
     def _fire(self, fn: Callable[..., Any] | None) -> None:
-        call = _caller(fn, self)
+        call = wrap_callback(fn, self)
         if call is None:
             return
         try:
