@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
+from companion.engine import board
 from companion.engine.chance import Chance, Clock
 from companion.engine.display import Display
 from companion.engine.rules import CHANCE, HOST, PUBLIC, Action, Actor, Context, Game, Result, State, Viewer
@@ -235,6 +236,22 @@ class Match:
         if view is not None and view.get("viewer") != seat:
             raise ValueError(f"seat {seat}'s screen from another viewer's view")
         return self.game.display(view if view is not None else self.view(seat), seat)
+
+    def board(self, public: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The table's board parts, built by the game from the public view alone
+        (``public``: that view, when the caller has just built it). See docs/boards.md."""
+        if public is not None and public.get("viewer") != PUBLIC:
+            raise ValueError("a board from a view that is not the public one")
+        parts = self.game.board(public if public is not None else self.view(PUBLIC))
+        return board.checked(parts, f"{self.game.spec.id}'s board")
+
+    def panel(self, seat: int, view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Seat ``seat``'s private panel, built from that seat's own view and nothing
+        else (``view``: that view, when the caller has just built it)."""
+        if view is not None and view.get("viewer") != seat:
+            raise ValueError(f"seat {seat}'s panel from another viewer's view")
+        parts = self.game.panel(view if view is not None else self.view(seat), seat)
+        return board.checked(parts, f"{self.game.spec.id}'s panel")
 
     def fork(self) -> "Match":
         """An independent copy of the match, detached from the journal: to try an

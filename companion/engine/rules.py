@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
+from companion.engine import board
 from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.spec import GameSpec
@@ -187,6 +188,19 @@ class Game:
         result = view.get("result")
         return {"headline": "Match over" if result else view.get("step", ""),
                 "scores": result["scores"] if result else None}
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The table's board as board parts (:mod:`companion.engine.board`), built from
+        the engine's PUBLIC view only: the table display and every phone draw it.
+
+        The default is a generic board made from :meth:`summary`; a game describes its
+        own table here (its grid, dice, ledger, ballots, log...)."""
+        return board.from_summary(self.summary(view), view)
+
+    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The seat's private panel as board parts (a hand as cards, dice under the
+        cup), built from that seat's own view: only its own phone draws it."""
+        return []
 
     # -- for tests --------------------------------------------------------------------
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
