@@ -1,31 +1,58 @@
-"""Who may act for which seat: join tokens, seat names, the host PIN.
+"""Who may act for which seat: join links, phones, seat names, the host's PIN and login.
 
-A seat's join token (in its QR code) is 128 random bits, written as 32 upper-case hex
-digits so the whole join URL fits a 29x29 QR code in alphanumeric mode. Tokens, seat
-names and the key that signs cookies are kept in a small SQLite file next to the journal,
-so phones stay joined across a restart. Replacing a seat's token bumps the seat's
-generation: every cookie made from the old token stops working at once.
+The access model (docs/security.md states it in five lines):
 
-The host PIN is new at every start; wrong PINs lock the login for a while, doubling with
-each failure past the first few.
+- A seat's join link (its QR code) holds a token of 128 random bits, written as 32
+  upper-case hex digits so the whole URL fits a 29x29 QR code in alphanumeric mode.
+- Each phone that opens it gets a grant of its own (a random id in a signed cookie), bound
+  to that seat. The host sees every seat's phones and can revoke one; replacing a seat's
+  token revokes all of them at once.
+- Access lasts one game night. A new match from the lobby gives every seat a new join
+  link (a photo of last match's code is dead; phones already joined play on); a start
+  that resumes no match is a new night: new links, a new cookie key, no phones.
+- Tokens, grants, names and the cookie key are kept in a small SQLite file next to the
+  journal, so a restart that resumes the match being played keeps every phone joined.
+- Every open of the file is a new *boot*: turn versions carry it (:attr:`SeatAccess.boot`),
+  so an action sent before a restart is never taken for one sent after it.
+
+The host PIN is new at every start. Wrong PINs lock the client that sent them, doubling
+with each failure past the first few; many clients together lock everyone for a minute
+at most (:class:`HostPin`). Each login is a session of its own, ended by logging out.
 """
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from companion.errors import MutinyError
 
+log = logging.getLogger(__name__)
+
 TOKEN_BYTES = 16  # 128 bits
 PIN_DIGITS = 6
+#: Wrong PINs one client may send before it is locked out.
 FREE_TRIES = 5
 FIRST_LOCK_SECONDS = 30.0
 MAX_LOCK_SECONDS = 900.0
+#: Wrong PINs from all clients together, within :data:`GLOBAL_WINDOW` seconds, that lock
+#: every client for :data:`GLOBAL_LOCK_SECONDS` (never longer: the real host waits a
+#: minute at most for what others did).
+GLOBAL_TRIES = 12
+GLOBAL_WINDOW = 60.0
+GLOBAL_LOCK_SECONDS = 60.0
+#: Clients whose failures are remembered (the oldest unlocked ones are forgotten first).
+CLIENTS_KEPT = 1024
+#: Phones one seat may hold at once (a player's phone and tablet, a replacement...).
+PHONES_PER_SEAT = 4
+#: A turn version is ``boot * BOOT_STRIDE + count``: the versions of two boots never meet.
+BOOT_STRIDE = 1 << 24
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS seats (
@@ -37,6 +64,16 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS keys (
     name  TEXT PRIMARY KEY,
     value BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS phones (
+    id     TEXT PRIMARY KEY,
+    seat   INTEGER NOT NULL,
+    joined REAL NOT NULL,
+    device TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
 );
 """
 
@@ -54,26 +91,62 @@ class SeatAccess:
 
     def __init__(self, path: str | Path, seats: int):
         self.seats = seats
+        self.path = path
         self._lock = threading.Lock()
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False,
+                                       isolation_level=None)
+            self._open(seats, in_memory=str(path) == ":memory:")
+        except sqlite3.DatabaseError as exc:
+            if getattr(self, "_db", None) is not None:
+                self._db.close()
+            raise self._damaged(exc) from exc
+
+    def _open(self, seats: int, in_memory: bool) -> None:
         self._db.executescript(SCHEMA)
         for seat in range(seats):
             self._db.execute("INSERT OR IGNORE INTO seats (seat, token, generation)"
                              " VALUES (?, ?, 0)", (seat, new_token()))
+        #: This run's boot number (0 for a file in memory): see :data:`BOOT_STRIDE`.
+        self.boot = 0 if in_memory else self._count_boot()
         self.secret_key = self._key("cookies")
         self._rows: dict[int, tuple[str, int, str | None]] = {
             seat: (token, generation, name) for seat, token, generation, name in
             self._db.execute("SELECT seat, token, generation, name FROM seats")}
+        self._phones: dict[str, tuple[int, float, str]] = {
+            phone: (seat, joined, device) for phone, seat, joined, device in
+            self._db.execute("SELECT id, seat, joined, device FROM phones ORDER BY joined")}
 
-    def _key(self, name: str) -> bytes:
+    def _damaged(self, exc: Exception) -> MutinyError:
+        from companion.engine.journal import keep_aside
+        path = Path(self.path)
+        folder = keep_aside(path, f"{path}: SQLite cannot read it ({exc})")
+        return MutinyError(
+            f"the seat access file {path} is damaged (SQLite cannot read it: {exc}); it is"
+            f" kept, as found, in {folder}. It holds no play, only join links, phones and"
+            f" seat names: delete {path.name} and start again (a new one is made, and"
+            f" every phone must join again by its seat's code).")
+
+    def _count_boot(self) -> int:
+        self._db.execute("INSERT INTO counters (name, value) VALUES ('boot', 1)"
+                         " ON CONFLICT (name) DO UPDATE SET value = value + 1")
+        return self._db.execute("SELECT value FROM counters WHERE name = 'boot'").fetchone()[0]
+
+    def _key(self, name: str, new: bool = False) -> bytes:
         row = self._db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
-        if row:
+        if row and not new:
             return bytes(row[0])
         value = secrets.token_bytes(32)
-        self._db.execute("INSERT INTO keys (name, value) VALUES (?, ?)", (name, value))
+        self._db.execute("INSERT OR REPLACE INTO keys (name, value) VALUES (?, ?)",
+                         (name, value))
         return value
+
+    @property
+    def first_version(self) -> int:
+        """Where this boot's turn versions start: above every version of earlier boots."""
+        return self.boot * BOOT_STRIDE
 
     def token(self, seat: int) -> str:
         """The seat's current join token."""
@@ -97,14 +170,92 @@ class SeatAccess:
         return found
 
     def replace(self, seat: int) -> str:
-        """A new token for ``seat``; the old one and its cookies stop working."""
+        """A new token for ``seat``; the old one and every phone of the seat stop
+        working."""
         token = new_token()
         with self._lock:
             self._db.execute("UPDATE seats SET token = ?, generation = generation + 1"
                              " WHERE seat = ?", (token, seat))
             _old, generation, name = self._rows[seat]
             self._rows[seat] = (token, generation + 1, name)
+            self._drop_phones([p for p, row in self._phones.items() if row[0] == seat])
         return token
+
+    def new_link(self, seat: int) -> str:
+        """A new join token for ``seat``, its phones kept: the old link stops working.
+        The host page's QR code is always a new link (the seat is told of each phone
+        that joins with it)."""
+        token = new_token()
+        with self._lock:
+            self._db.execute("UPDATE seats SET token = ? WHERE seat = ?", (token, seat))
+            _old, generation, name = self._rows[seat]
+            self._rows[seat] = (token, generation, name)
+        return token
+
+    def new_match(self) -> None:
+        """A match starts from the lobby: every seat gets a new join link (a photo of
+        the last match's code is dead); phones already joined play on."""
+        for seat in range(self.seats):
+            self.new_link(seat)
+
+    def new_night(self) -> None:
+        """A new game night: new join links, a new cookie key, no phones. Every cookie
+        and link of an earlier night stops working; seat names are kept."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            for seat in range(self.seats):
+                self._db.execute("UPDATE seats SET token = ?, generation = generation + 1"
+                                 " WHERE seat = ?", (new_token(), seat))
+            self._db.execute("DELETE FROM phones")
+            self.secret_key = self._key("cookies", new=True)
+            self._db.execute("COMMIT")
+            self._rows = {seat: (token, generation, name) for seat, token, generation, name
+                          in self._db.execute("SELECT seat, token, generation, name"
+                                              " FROM seats")}
+            self._phones = {}
+
+    # -- phones -------------------------------------------------------------------------
+    def join(self, token: str, device: str = "") -> tuple[int, str] | None:
+        """A phone opened a join link: ``(seat, phone id)`` for a current token (the
+        phone's own grant, to keep in its cookie), or None. A seat holds
+        :data:`PHONES_PER_SEAT` phones at most: the oldest is let go first."""
+        seat = self.seat_for(token)
+        if seat is None:
+            return None
+        phone, joined = secrets.token_hex(16), time.time()
+        device = " ".join(device.split())[:40]
+        with self._lock:
+            held = [p for p, row in self._phones.items() if row[0] == seat]
+            self._drop_phones(held[:max(0, len(held) + 1 - PHONES_PER_SEAT)])
+            self._db.execute("INSERT INTO phones (id, seat, joined, device) VALUES"
+                             " (?, ?, ?, ?)", (phone, seat, joined, device))
+            self._phones[phone] = (seat, joined, device)
+        return seat, phone
+
+    def phone_seat(self, phone: object) -> int | None:
+        """The seat a phone's grant is for, or None (revoked, replaced, another night)."""
+        row = self._phones.get(phone) if isinstance(phone, str) else None
+        return row[0] if row is not None and row[0] < self.seats else None
+
+    def phones(self, seat: int) -> list[dict[str, Any]]:
+        """The phones holding ``seat``, oldest first, as the host page lists them: a
+        short id (not the grant itself), when it joined and what browser it is."""
+        return [{"id": phone[:8], "joined": joined, "device": device}
+                for phone, (s, joined, device) in list(self._phones.items()) if s == seat]
+
+    def revoke(self, seat: int, short_id: str) -> bool:
+        """Let one phone of ``seat`` go (by the short id :meth:`phones` shows)."""
+        with self._lock:
+            doomed = [p for p, row in self._phones.items()
+                      if row[0] == seat and p[:8] == short_id]
+            self._drop_phones(doomed)
+        return bool(doomed)
+
+    def _drop_phones(self, phones: list[str]) -> None:
+        # Callers hold the lock.
+        for phone in phones:
+            self._db.execute("DELETE FROM phones WHERE id = ?", (phone,))
+            self._phones.pop(phone, None)
 
     def names(self) -> list[str]:
         """Every seat's name ("Seat N" for a seat nobody named)."""
@@ -127,36 +278,80 @@ class SeatAccess:
 
 
 class HostPin:
-    """The host PIN of this run, with a lock-out that grows with each wrong guess."""
+    """The host PIN of this run, its lock-outs and the host's logins.
+
+    Wrong PINs count per client (its address): after :data:`FREE_TRIES` that client is
+    locked for 30 s, doubling with each further failure up to 15 minutes. One client
+    therefore cannot lock anyone else out. Many clients together (one stranger changing
+    addresses) lock every client once :data:`GLOBAL_TRIES` wrong PINs arrive within a
+    minute, for :data:`GLOBAL_LOCK_SECONDS`, never longer, and the count starts again:
+    whatever the clients, at most 12 guesses a minute reach the PIN."""
 
     def __init__(self, pin: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.pin = pin or f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
         self._clock = clock
-        self._failures = 0
-        self._locked_until = 0.0
+        self._clients: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        self._recent: list[float] = []  # times of the latest wrong PINs, from anyone
+        self._everyone_until = 0.0
+        self._sessions: set[str] = set()
         self._lock = threading.Lock()
 
-    def locked_for(self) -> float:
-        """Seconds until the next try is allowed (0 when it is)."""
-        return max(0.0, self._locked_until - self._clock())
+    def locked_for(self, client: str = "") -> float:
+        """Seconds until ``client``'s next try is allowed (0 when it is)."""
+        now = self._clock()
+        own = self._clients.get(client, (0, 0.0))[1]
+        return max(0.0, own - now, self._everyone_until - now)
 
-    def check(self, guess: object) -> bool:
-        """True for the right PIN. Raises :class:`PinLocked` while locked out."""
+    def check(self, guess: object, client: str = "") -> bool:
+        """True for the right PIN. Raises :class:`PinLocked` while ``client`` is locked
+        out (a try while locked is not even compared)."""
         with self._lock:
-            wait = self.locked_for()
+            wait = self.locked_for(client)
             if wait > 0:
                 raise PinLocked(wait)
             # ("replace": a lone surrogate, valid in JSON, cannot be encoded otherwise)
             given = guess.strip().encode("utf-8", "replace") if isinstance(guess, str) else None
             if given is not None and hmac.compare_digest(given, self.pin.encode()):
-                self._failures = 0
+                self._clients.pop(client, None)
                 return True
-            self._failures += 1
-            if self._failures >= FREE_TRIES:
-                extra = self._failures - FREE_TRIES
-                self._locked_until = self._clock() + min(MAX_LOCK_SECONDS,
-                                                         FIRST_LOCK_SECONDS * 2 ** extra)
+            self._failed(client)
             return False
+
+    def _failed(self, client: str) -> None:
+        now = self._clock()
+        failures = self._clients.pop(client, (0, 0.0))[0] + 1
+        until = 0.0
+        if failures >= FREE_TRIES:
+            until = now + min(MAX_LOCK_SECONDS,
+                              FIRST_LOCK_SECONDS * 2 ** (failures - FREE_TRIES))
+        self._clients[client] = (failures, until)
+        while len(self._clients) > CLIENTS_KEPT:  # forget the oldest, unlocked first
+            oldest = next((c for c, (_n, u) in self._clients.items() if u <= now),
+                          next(iter(self._clients)))
+            del self._clients[oldest]
+        self._recent = [t for t in self._recent if t > now - GLOBAL_WINDOW] + [now]
+        if len(self._recent) >= GLOBAL_TRIES:
+            self._everyone_until = now + GLOBAL_LOCK_SECONDS
+            self._recent = []
+            log.warning("host login: %d wrong PINs within a minute from several clients;"
+                        " every login waits %.0f s", GLOBAL_TRIES, GLOBAL_LOCK_SECONDS)
+
+    # -- the host's logins ----------------------------------------------------------------
+    def open_session(self) -> str:
+        """A new login (after the right PIN): a random id for the host's cookie."""
+        session = secrets.token_hex(16)
+        with self._lock:
+            self._sessions.add(session)
+        return session
+
+    def has_session(self, session: object) -> bool:
+        """Is this a login of this run that was not logged out?"""
+        return isinstance(session, str) and session in self._sessions
+
+    def close_session(self, session: object) -> None:
+        """Log out: this login stops working at once."""
+        with self._lock:
+            self._sessions.discard(session)  # type: ignore[arg-type]
 
 
 class PinLocked(MutinyError, PermissionError):

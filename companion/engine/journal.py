@@ -4,10 +4,25 @@ An action counts once its row is on disk: the database runs in WAL mode with
 ``synchronous=FULL``, and a match writes its entries (the action and the chance steps it
 set off) in one transaction before it swaps its new state in. Nothing is ever updated
 or deleted; host undo is itself an entry. Loading a match replays its entries.
+
+Damage is never silent. SQLite recovers a WAL up to its last frame with a good checksum
+and drops the rest without a word, which is right after a crash (only the transaction
+being written is lost, and it was never acknowledged) and wrong after damage (a WAL cut
+or bit-flipped further back loses committed actions). So after every commit the journal
+notes how many rows it holds in a small side file, ``<journal>.commits``, with a plain
+``write`` and no ``fsync``: it costs no disk flush, survives a killed process, and after
+a power cut it can only lag behind the journal (it is written after the commit's own
+flush), never run ahead. At open, a journal holding fewer rows than that note, or one
+SQLite cannot read, is refused with what was found and what to do, and its files are
+first copied aside under a dated name (:func:`keep_aside`), before anything could
+checkpoint or delete its WAL. See docs/security.md, "Damage".
 """
 from __future__ import annotations
 
+import datetime
 import json
+import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -45,6 +60,37 @@ CREATE TABLE IF NOT EXISTS finished (
 """
 
 
+#: The tables whose rows the commit note counts.
+TABLES = ("matches", "entries", "finished")
+#: The side files SQLite and the journal keep beside a database file.
+SIDE_FILES = ("-wal", "-shm", "-journal", ".commits")
+
+
+def keep_aside(path: Path, why: str) -> Path:
+    """Copy ``path`` and its side files into a folder named after the damaged file's
+    last change (UTC), beside it, and return that folder. Nothing is ever overwritten:
+    the same damage found at the next start is already kept there, and other damage
+    gets a folder of its own."""
+    present = [p for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)) if p.exists()]
+    changed = max((p.stat().st_mtime for p in present), default=time.time())
+    stamp = datetime.datetime.fromtimestamp(changed, datetime.timezone.utc)
+    folder = path.with_name(f"{path.name}.damaged-{stamp:%Y%m%d-%H%M%S}")
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        return folder  # kept at an earlier start already, untouched since
+    for file in present:
+        shutil.copy2(file, folder / file.name)
+    (folder / "WHY.txt").write_text(why + "\n")
+    return folder
+
+
+def _count_rows(db: sqlite3.Connection) -> int:
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+               for t in TABLES if t in names)
+
+
 class Journal:
     """An append-only journal of matches in one SQLite file. Thread-safe.
 
@@ -54,15 +100,21 @@ class Journal:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._note: int | None = None  # the commit note's file descriptor
+        self._rows = 0
+        in_memory = str(path) == ":memory:"  # an in-memory journal, for tests
+        if not in_memory:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._check_before_open()
         try:
-            if str(path) != ":memory:":  # an in-memory journal, for tests
-                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False,
                                        isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
             self._add_rules_column()
+            if not in_memory:
+                self._rows = _count_rows(self._db)
         except sqlite3.DatabaseError as exc:
             if getattr(self, "_db", None) is not None:
                 self._db.close()
@@ -70,7 +122,52 @@ class Journal:
                 f"cannot open the journal {self.path}: {exc}. If the file is damaged,"
                 f" move it aside (the companion starts a new one) and keep it for"
                 f" `sqlite3 {self.path.name} .recover`.") from exc
+        if not in_memory:
+            self._note = os.open(self._note_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._write_note()
         self._closed = False
+
+    # -- damage -------------------------------------------------------------------------
+    @property
+    def _note_path(self) -> Path:
+        return Path(f"{self.path}.commits")
+
+    def _check_before_open(self) -> None:
+        """Refuse a journal that does not hold every committed row, or that SQLite
+        cannot read, keeping its files aside first. Reads through a read-only
+        connection: unlike a writer's, its close never checkpoints or deletes the WAL,
+        so the evidence is copied as it was found."""
+        if not self.path.exists():
+            return  # a new journal (or one moved aside): the old note means nothing
+        try:
+            noted = int(self._note_path.read_text().strip() or 0)
+        except (OSError, ValueError):
+            noted = None  # a journal from before the note, or a torn note: trust SQLite
+        try:
+            probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                rows = _count_rows(probe)
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError as exc:
+            found = f"SQLite cannot read it ({exc})"
+        else:
+            if noted is None or rows >= noted:
+                return
+            found = (f"it holds {rows} rows where {noted} were committed: the WAL or the"
+                     f" database file beside it was cut or damaged after they were"
+                     f" written, and SQLite would drop the rest without a word")
+        folder = keep_aside(self.path, f"{self.path}: {found}")
+        raise JournalError(
+            f"the journal {self.path} does not replay to its last committed action:"
+            f" {found}. Its files, as found, are kept in {folder}. To play on, move it"
+            f" aside ({self.path.name} and its -wal, -shm and .commits files; the companion"
+            f" then starts a new journal); `sqlite3 {self.path.name} .recover` in {folder}"
+            f" gets back what can be read.")
+
+    def _write_note(self) -> None:
+        # One write of a fixed width, no fsync: see the module docstring.
+        os.pwrite(self._note, f"{self._rows:020d}\n".encode(), 0)
 
     def _add_rules_column(self) -> None:
         """Journals written before games had rules versions: every match in them was
@@ -114,14 +211,18 @@ class Journal:
                 raise JournalError("the journal is closed")
             try:
                 self._db.execute("BEGIN IMMEDIATE")
+                added = 0
                 for sql, rows in statements:
                     if rows:
-                        self._db.executemany(sql, rows)
+                        added += self._db.executemany(sql, rows).rowcount
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise JournalError(f"could not write the journal: {exc}") from exc
+            self._rows += added
+            if self._note is not None:
+                self._write_note()
 
     # -- reading ----------------------------------------------------------------------
     def match_ids(self) -> list[str]:
@@ -221,6 +322,9 @@ class Journal:
             if not self._closed:
                 self._closed = True
                 self._db.close()
+                if self._note is not None:
+                    os.close(self._note)
+                    self._note = None
 
     @property
     def closed(self) -> bool:
