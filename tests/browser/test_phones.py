@@ -345,3 +345,22 @@ def test_a_phone_opens_a_group_of_choices_goes_back_and_acts_inside_it(browser, 
     for word in ("select", "press"):  # OLED words never reach a phone's page
         assert word not in visible_text(phone).lower()
     assert not page_errors(phone)
+
+
+def test_seat_one_starts_a_match_from_its_phone_through_the_lobby_menu(browser, serve):
+    live = serve(seats=4)
+    phone = live.phone(browser, 0)
+    wait_synced(phone, live, 0)
+    lines = phone.locator("#choices .choice")
+    games = [choice["group"][0] for choice in live.payload(0)["display"]["choices"]]
+    titles = list(dict.fromkeys(games))
+    wait_until(lambda: lines.count() == len(titles), "one line per game")
+    assert [lines.nth(n).locator(".choice-label").inner_text()
+            for n in range(len(titles))] == titles
+    lines.nth(titles.index("Booty Dice")).tap()  # the game opens: its player counts
+    wait_until(lambda: phone.locator(".choice-back").count() == 1, "Booty Dice to open")
+    assert lines.nth(0).locator(".choice-label").inner_text() == "Booty Dice, 2 players"
+    lines.nth(1).tap()  # one tap: a lobby choice is no secret
+    wait_until(lambda: live.table.match is not None, "the match to start")
+    assert live.table.match.game.spec.id == "booty-dice" and live.table.match.seats == 3
+    assert not page_errors(phone)
