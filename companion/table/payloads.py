@@ -41,6 +41,27 @@ def chart(history: list[list[float]], summary: dict[str, Any]) -> None:
         history.append([len(history), *scores])
 
 
+#: How many lines of the match's story the table keeps (the board's log shows them).
+STORY_LINES = 40
+
+
+def told(story: list[str], lines: list[str]) -> None:
+    """Add to ``story`` the lines of a board's log it does not have yet. A game's log
+    may be a window of its last events, or start again each turn: the longest end of
+    the story that the new lines begin with is what was told already."""
+    for overlap in range(min(len(story), len(lines)), -1, -1):
+        if story[len(story) - overlap:] == lines[:overlap]:
+            story.extend(lines[overlap:])
+            break
+    del story[:-STORY_LINES]
+
+
+def with_story(parts: list[dict[str, Any]], story: list[str]) -> list[dict[str, Any]]:
+    """The board with its log showing the whole kept story, not only the game's window."""
+    return [{**part, "lines": list(story)} if part.get("part") == "log" else part
+            for part in parts]
+
+
 class Payloads:
     """Every viewer's latest payload (with its serial and JSON text), every viewer's
     turn version and the match's score chart. The table calls it under its lock."""
@@ -51,6 +72,9 @@ class Payloads:
         self._turn: dict[Viewer, int] = {}
         self._choices: dict[Viewer, str] = {}  # the digest of each viewer's choices
         self._built: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
+        #: The public log of the match being played, in words (see :func:`told`).
+        self.story: list[str] = []
+        self._story_of: str | None = None  # the id of the match the story tells
 
     def copy(self) -> "Payloads":
         """An independent copy (payloads are replaced, never changed in place)."""
@@ -58,6 +82,7 @@ class Payloads:
         twin.history = [list(point) for point in self.history]
         twin._turn, twin._choices = dict(self._turn), dict(self._choices)
         twin._built = dict(self._built)
+        twin.story, twin._story_of = list(self.story), self._story_of
         return twin
 
     # -- turn versions ------------------------------------------------------------------
@@ -98,36 +123,58 @@ class Payloads:
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
-        public = self._public(match, summary, views, seat_count, names, claimed)
+        board = self._board(match, views)
+        public = self._public(match, summary, board, views, seat_count, names, claimed)
         self._store(PUBLIC, public)
         for seat, display in enumerate(displays):
             self._offered(seat, [c.action for c in display.choices])
-            self._store(seat, self._seat(match, seat, display, summary, views, names))
+            self._store(seat, self._seat(match, seat, display, summary, board, views, names))
         host_legal = match.legal_actions(HOST) if match else []
         self._offered(HOST, host_legal)
         self._store(HOST, self._host(match, public, host_legal, views, seat_count, names,
                                      claimed, pods() if pods else []))
 
+    def _board(self, match: Match | None, views: Views) -> list[dict[str, Any]]:
+        """The public board, its log carrying the match's whole kept story."""
+        if match is None:
+            self.story, self._story_of = [], None
+            return []
+        if self._story_of != match.id:
+            self.story, self._story_of = [], match.id
+        board = match.board(views[PUBLIC])
+        for part in board:
+            if part.get("part") == "log":
+                told(self.story, part.get("lines", []))
+        return with_story(board, self.story)
+
     def _seat(self, match: Match | None, seat: int, display: Display,
-              summary: dict[str, Any], views: Views, names: list[str]) -> dict[str, Any]:
-        playing = match is None or seat < match.seats
+              summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
+              names: list[str]) -> dict[str, Any]:
+        playing = match is not None and seat < match.seats
         return {
             "viewer": seat,
             "version": self.turn(seat),
-            "seat": {"index": seat, "number": seat + 1, "name": names[seat], "playing": playing},
+            "seat": {"index": seat, "number": seat + 1, "name": names[seat],
+                     "playing": match is None or playing},
             "display": display.to_dict(),
-            "match": views[seat] if match and playing else None,
+            "match": views[seat] if playing else None,
             "summary": summary,
+            # A seat sitting out is sent nothing of the match (its payload stays still).
+            "board": board if playing else [],
+            # The seat's private panel: in this seat's own payload and nowhere else.
+            "panel": match.panel(seat, views[seat]) if playing else [],
         }
 
-    def _public(self, match: Match | None, summary: dict[str, Any], views: Views,
-                seat_count: int, names: list[str], claimed: set[int]) -> dict[str, Any]:
+    def _public(self, match: Match | None, summary: dict[str, Any],
+                board: list[dict[str, Any]], views: Views, seat_count: int,
+                names: list[str], claimed: set[int]) -> dict[str, Any]:
         payload = {
             "viewer": PUBLIC,
             "table": {"seats": seat_count, "names": names,
                       "claimed": [s in claimed for s in range(seat_count)]},
             "match": views[PUBLIC] if match else None,
             "summary": summary,
+            "board": board,
             "history": [list(point) for point in self.history],
         }
         if match is None:

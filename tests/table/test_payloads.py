@@ -53,3 +53,24 @@ def test_a_twin_table_plays_a_fork_and_sends_the_same(table, tmp_path):
     assert table.match.snapshot() != twin.match.snapshot()
     assert len(table.journal.entries(table.match.id)) == entries  # the twin's own journal
     scratch.close()
+
+
+def test_the_story_keeps_what_a_log_window_or_a_new_turn_would_drop():
+    from companion.table.payloads import told
+    story: list[str] = []
+    told(story, ["a", "b", "c"])
+    told(story, ["b", "c", "d"])      # a window that moved on by one
+    told(story, ["e"])                # a log that started again this turn
+    told(story, ["e"])                # nothing new
+    assert story == ["a", "b", "c", "d", "e"]
+
+
+def test_the_board_goes_to_everyone_and_a_panel_to_its_seat_alone(table):
+    table.start("booty-dice", 2, seed="boards")
+    public = table.payload(PUBLIC)[1]
+    assert public["board"] and "panel" not in public
+    for seat in (0, 1):
+        payload = table.payload(seat)[1]
+        assert payload["board"] == public["board"]
+        assert payload["panel"] == table.match.panel(seat)
+    assert table.payload(2)[1]["board"] == [] == table.payload(2)[1]["panel"]  # sits out
