@@ -28,9 +28,9 @@ ACTIONS = frozenset({START, NEW_MATCH})
 TITLE = "Mutiny Table"
 
 #: The public summary while no match is played (the same keys as a match's summary).
-SUMMARY: dict[str, Any] = {"game": None, "title": TITLE, "headline": "Seat 1 is picking a game",
-                           "turn": [0], "scores": None, "score_label": "", "lines": [],
-                           "tallies": []}
+SUMMARY: dict[str, Any] = {
+    "game": None, "title": TITLE, "headline": "Seat 1 is picking a game", "turn": [0],
+    "scores": None, "score_label": "", "lines": [], "tallies": []}
 
 
 def is_lobby_action(action: Any) -> bool:

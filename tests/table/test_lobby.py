@@ -39,6 +39,21 @@ def test_the_lobby_menu_is_a_game_then_its_player_counts(table):
         assert [c.screen_label for c in inside] == [f"{n} players" for n in counts]
 
 
+def test_the_lobby_takes_no_more_presses_than_a_game_menu_then_a_players_menu(
+        table, hardware):
+    claim_all(hardware)
+    seat = hardware[0]
+    choices = seat.display.choices
+    titles = list(dict.fromkeys(c.group[0] for c in choices))
+    for index, choice in enumerate(choices):
+        game_line = titles.index(choice.group[0])
+        players_line = [c for c in choices if c.group == choice.group].index(choice)
+        # Two menus, one after the other: "next" to the game (once round for the first
+        # line: browsing starts with a move), select; "next" to the count, select.
+        two_menus = (game_line or len(titles)) + 1 + players_line + 1
+        assert len(seat.presses_to_choose(index)) <= two_menus, choice.label
+
+
 def test_seat_one_picks_the_game_from_its_phone_too(table, hardware):
     start = {"type": lobby.START, "game": "booty-dice", "players": 2}
     with pytest.raises(ActionRejected) as info:
