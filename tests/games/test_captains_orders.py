@@ -576,6 +576,7 @@ def test_no_view_shows_another_hand_until_the_reveal():
     assert all("card" not in e for e in public_state["events"])
     for seat in range(4):
         me = match.view(seat)["state"]["me"]
+        assert set(me) == {"seat", "hand", "log"}  # no menu: browsing is the seat's own
         assert me["hand"] == hand(match, seat)
         assert all(seat in (e["seat"], e.get("to")) for e in me["log"])
     public = match.view(PUBLIC)["state"]
@@ -702,6 +703,8 @@ def test_cards_mode_keeps_turns_orders_and_owners_with_ranks_entered():
         + [{"type": "accuse", "target": s} for s in (0, 2, 3)])
     match.apply(1, {"type": "follow"})
     assert match.view(PUBLIC)["state"]["sizes"] == [6, 5, 6, 6]
+    assert [a["rank"] for a in match.legal_actions(2) if a["type"] == "belay"] == [
+        1, 2, 3, 4, 5, 6]
     match.apply(2, {"type": "belay", "rank": 1})
     assert st(match)["order"] == {"rank": 1, "owner": 2}
     # Nothing is lower than a 1: no belay.

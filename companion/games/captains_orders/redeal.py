@@ -155,7 +155,8 @@ def _move(world: _World, index: int, event: dict[str, Any], cell: int,
     world.hands[event["seat"]].remove(cell)
     if event["kind"] in HIDDEN_KINDS:
         world.moved[index] = cell
-        (world.discards if event["kind"] == "discard" else world.hands[event["to"]]).append(cell)
+        where = world.discards if event["kind"] == "discard" else world.hands[event["to"]]
+        where.append(cell)
 
 
 def _search(state: State, viewer: Viewer, rng: random.Random) -> _World:

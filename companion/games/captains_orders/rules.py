@@ -1,4 +1,6 @@
-"""Captain's Orders: the rules (setup, steps, moves, the round's end) and the views.
+"""Captain's Orders: the rules - setup, the steps and their whole decisions, the moves,
+the round's end and the result. What each viewer may see is built in ``views`` (and
+drawn again for the contract tests in ``redeal``); what a seat shows, in ``show``.
 
 Rulings: see docs/games/captains-orders.md.
 """
@@ -152,9 +154,10 @@ def _passes(state: State, seat: int) -> list[dict[str, Any]]:
     hand = state["hands"][seat]
     if state["order"] is not None or not hand:
         return []
+    others = _others(state, seat)
     if not _phones(state):
-        return [{"to": to} for to in _others(state, seat)]
-    return [{"rank": rank, "to": to} for rank in _distinct(hand) for to in _others(state, seat)]
+        return [{"to": to} for to in others]
+    return [{"rank": rank, "to": to} for rank in _distinct(hand) for to in others]
 
 
 def _asks(state: State, seat: int) -> list[dict[str, Any]]:

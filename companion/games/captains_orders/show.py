@@ -135,8 +135,9 @@ def _plain_label(action: Action, state: dict[str, Any], names: list[str]) -> str
     kind, rank = action["type"], action.get("rank")
     if kind == "give":
         asker = kit.seat_name(names, state["pending"]["from"])
-        return f"Give your {rank} to {asker}" if rank is not None else \
-            f"Done: I gave {asker} a card"
+        if rank is None:
+            return f"Done: I gave {asker} a card"
+        return f"Give your {rank} to {asker}"
     if kind == "discard":
         return f"Discard your {rank}" if rank is not None else "Done: I discarded a card"
     if kind == "declare":
