@@ -36,8 +36,8 @@ def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
 
     A state with nothing hidden comes back as it is: in cards mode the companion knows
     no card at all, and between rounds every hand is revealed or gone. Raises
-    :class:`RedealFailed` if the round cannot be replayed (never, for a state reached by
-    play: the real round is a way to replay it)."""
+    :class:`RedealFailed` if the round cannot be replayed: a state reached by play always
+    can be (the real round is one way), so that is a bug, never a silent pass."""
     if state["options"]["mode"] != PHONES or state["dealt"] is None:
         return clone(state)
     world = _search(state, viewer, rng)
