@@ -59,13 +59,21 @@ done
 # -- how every change is made -----------------------------------------------------------
 say() { printf '%s\n' "$*"; }
 
+# masked TEXT: TEXT with the hotspot password starred out, so a dry run (often pasted
+# into a chat for help) never shows it.
+masked() {
+    local text=$1
+    [ -z "$HOTSPOT_PASSWORD" ] || text=${text//"$HOTSPOT_PASSWORD"/********}
+    printf '%s\n' "$text"
+}
+
 # change DESCRIPTION COMMAND...: run a command that changes the system (or, with
 # --dry-run, say that it would).
 change() {
     local what=$1; shift
     CHANGES=$((CHANGES + 1))
     if [ "$DRY_RUN" = 1 ]; then
-        say "would: $what  [$*]"
+        say "would: $what  [$(masked "$*")]"
     else
         say "change: $what"
         "$@"
@@ -125,12 +133,33 @@ overlay_lines() {
     python3 "$SRC_IN/companion/seats/overlays.py" "$1"
 }
 
+# check_system: Raspberry Pi OS Bookworm (Python 3.11) or later, Trixie (Python 3.13)
+# included; an older system is refused before anything changes, with what it has.
+check_system() {
+    local python release=""
+    if ! python=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); then
+        echo "install.sh: python3 is missing; Raspberry Pi OS Bookworm or later has it" >&2
+        exit 2
+    fi
+    if [ -f "$ROOT/etc/os-release" ]; then
+        # shellcheck source=/dev/null
+        release=$(. "$ROOT/etc/os-release" && printf '%s' "${PRETTY_NAME:-}")
+    fi
+    if [ "${python%%.*}" -lt 3 ] || { [ "${python%%.*}" = 3 ] && [ "${python#*.}" -lt 11 ]; }; then
+        echo "install.sh: Mutiny Table needs Python 3.11 or later (Raspberry Pi OS Bookworm or" \
+             "later); this system${release:+ ($release)} has Python $python" >&2
+        exit 2
+    fi
+    SYSTEM="${release:-this system}, Python $python"
+}
+
 check_arguments() {
     case "$SEATS" in 4|6|8) ;; *) echo "install.sh: --seats takes 4, 6 or 8" >&2; exit 2 ;; esac
     if [ -n "$HOTSPOT_SSID" ] && { [ ${#HOTSPOT_PASSWORD} -lt 8 ] || [ ${#HOTSPOT_PASSWORD} -gt 63 ]; }; then
         echo "install.sh: --hotspot needs a --password of 8 to 63 characters" >&2
         exit 2
     fi
+    check_system
     if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
         echo "install.sh: run it as root (sudo hardware/install.sh), or with --dry-run" >&2
         exit 2
@@ -161,9 +190,36 @@ step_packages() {
     for pkg in "${wanted[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
     done
-    if [ ${#missing[@]} -gt 0 ]; then
-        change "install ${missing[*]}" apt-get install -y -q "${missing[@]}"
+    if [[ " ${missing[*]} " = *" python3-lgpio "* ]] && venv_has_lgpio; then
+        # A system without python3-lgpio, whose venv got lgpio from PyPI last time.
+        missing=("${missing[@]/python3-lgpio}")
+        read -r -a missing <<< "${missing[*]}"
     fi
+    if [ ${#missing[@]} -gt 0 ]; then
+        # A fresh image's package lists are weeks old: their versions are gone from the
+        # mirror and the install fails with 404s until they are read again.
+        change "update the package lists" apt-get update -q
+        change "install ${missing[*]}" install_packages "${missing[@]}"
+    fi
+}
+
+# venv_has_lgpio: whether the venv holds lgpio of its own (from PyPI).
+venv_has_lgpio() {
+    compgen -G "$ROOT$PREFIX/venv/lib/python3*/site-packages/lgpio*" >/dev/null
+}
+
+# install_packages PACKAGE...: apt-get install them. python3-lgpio is Raspberry Pi OS's own
+# package (plain Debian bookworm has none): where the archive lacks it, the rest are
+# installed and step_software puts lgpio from PyPI into the venv instead.
+install_packages() {
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"; then
+        return 0
+    fi
+    local rest=() pkg
+    for pkg in "$@"; do [ "$pkg" = python3-lgpio ] || rest+=("$pkg"); done
+    [ ${#rest[@]} -lt $# ] || return 1
+    say "  python3-lgpio is not in this system's package archive: lgpio comes from PyPI"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${rest[@]}"
 }
 
 step_user() {
@@ -185,12 +241,16 @@ step_user() {
     fi
 }
 
+#: What a checkout holds that is not the software (diff and tar take the same options):
+#: build leftovers and the caches a test run writes, which would count as a change.
+NOT_SOURCE=(--exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info'
+            --exclude=node_modules --exclude=data --exclude=.pytest_cache
+            --exclude=.hypothesis --exclude=build --exclude=dist)
+
 step_software() {
     say "4. Mutiny Table in $PREFIX"
     local src=$PREFIX/src venv=$PREFIX/venv
-    if ! diff -rq --exclude=.git --exclude=.venv --exclude=__pycache__ \
-            --exclude='*.egg-info' --exclude=node_modules --exclude=data \
-            "$SRC_IN" "$ROOT$src" >/dev/null 2>&1; then
+    if ! diff -rq "${NOT_SOURCE[@]}" "$SRC_IN" "$ROOT$src" >/dev/null 2>&1; then
         change "copy the source to $src" copy_source "$ROOT$src"
         SOURCE_CHANGED=1
     fi
@@ -200,17 +260,31 @@ step_software() {
         SOURCE_CHANGED=1
     fi
     if [ "${SOURCE_CHANGED:-0}" = 1 ]; then
-        change "install the companion into $venv" "$ROOT$venv/bin/python" -m pip install \
-            --quiet --editable "$ROOT$src"
+        # The pod extra (mpremote): `mutiny pod install` works from this venv, and nobody
+        # runs pip by hand against Raspberry Pi OS's externally managed Python.
+        local wanted=("${ROOT}${src}[pod]")
+        # lgpio from the system (python3-lgpio) when it has it, else from PyPI.
+        python3 -c 'import lgpio' >/dev/null 2>&1 || wanted+=(lgpio)
+        change "install the companion (with mpremote for pods) into $venv" \
+            "$ROOT$venv/bin/python" -m pip install --quiet --editable "${wanted[@]}"
     fi
+    # `mutiny` on every user's PATH (sudo mutiny pod install ..., mutiny doctor ...).
+    if [ "$(readlink "$ROOT/usr/local/bin/mutiny" 2>/dev/null)" != "$venv/bin/mutiny" ]; then
+        change "put mutiny on the PATH (/usr/local/bin/mutiny)" \
+            link_mutiny "$venv/bin/mutiny" "$ROOT/usr/local/bin/mutiny"
+    fi
+}
+
+link_mutiny() {
+    mkdir -p "$(dirname "$2")"
+    ln -sfn "$1" "$2"
 }
 
 copy_source() {
     local dest=$1
     rm -rf "$dest"
     mkdir -p "$dest"
-    tar -C "$SRC_IN" --exclude=.git --exclude=.venv --exclude=__pycache__ \
-        --exclude='*.egg-info' --exclude=node_modules --exclude=data -cf - . | tar -C "$dest" -xf -
+    tar -C "$SRC_IN" "${NOT_SOURCE[@]}" -cf - . | tar -C "$dest" -xf -
 }
 
 step_config() {
@@ -244,6 +318,12 @@ step_service() {
     fi
 }
 
+# The security `nmcli device wifi hotspot` itself gives an access point on a card with
+# WPA2 (RSN): WPA2-PSK with AES (CCMP) only, and protected management frames off (the
+# Pi's brcmfmac Wi-Fi and many phones fail to associate with PMF on in AP mode).
+HOTSPOT_SECURITY=(wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp
+                  wifi-sec.group ccmp wifi-sec.pmf disable)
+
 step_hotspot() {
     [ -n "$HOTSPOT_SSID" ] || return 0
     say "7. Wi-Fi hotspot '$HOTSPOT_SSID' with a captive portal"
@@ -252,7 +332,7 @@ step_hotspot() {
             con-name mutiny-hotspot autoconnect yes connection.autoconnect-priority 100 \
             ssid "$HOTSPOT_SSID" \
             802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
-            ipv4.addresses "$HOTSPOT_ADDRESS/24" wifi-sec.key-mgmt wpa-psk \
+            ipv4.addresses "$HOTSPOT_ADDRESS/24" "${HOTSPOT_SECURITY[@]}" \
             wifi-sec.psk "$HOTSPOT_PASSWORD"
     fi
     # NetworkManager's shared mode runs dnsmasq: answer every name with the Pi, so a
@@ -272,6 +352,7 @@ step_hostname() {
 main() {
     check_arguments
     [ "$DRY_RUN" = 1 ] && say "Dry run: nothing will be changed."
+    say "System: $SYSTEM"
     step_i2c
     step_packages
     step_user

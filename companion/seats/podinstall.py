@@ -1,6 +1,6 @@
 """``mutiny pod install PORT``: put the pod firmware on a Pico and set its seat.
 
-It runs mpremote (``pip install 'mutiny-table[pod]'``) twice: once to read the Pico's
+It runs mpremote (the ``pod`` extra, which hardware/install.sh installs) twice: once to read the Pico's
 unique id, once to copy firmware/*.py and pod_config.json and reset the board. The id
 is what the table config names the pod by (``pod = "<id>"``). A pod already running the
 firmware hands its port to mpremote by itself (firmware/podhw.py); stop ``mutiny
@@ -103,8 +103,12 @@ def require_mpremote() -> None:
     """Refuse early, with the fix, when mpremote is not installed."""
     import importlib.util
     if importlib.util.find_spec("mpremote") is None:
-        raise InstallError("mpremote is not installed. Fix: pip install 'mutiny-table[pod]' "
-                           "(or pip install mpremote)")
+        # On Raspberry Pi OS the system Python refuses pip (externally managed): the fix
+        # names this very interpreter, the installed service's venv.
+        raise InstallError(
+            f"mpremote is not installed in {sys.executable}. Fix: run hardware/install.sh "
+            f"again (it installs the pod extra), or {sys.executable} -m "
+            "pip install 'mutiny-table[pod]' (or pip install mpremote)")
 
 
 def install(install_plan: InstallPlan, out: TextIO, run: Runner = subprocess.run) -> str:
