@@ -1,16 +1,7 @@
-"""Booty Dice: roll for the gold or die trying.
+"""Booty Dice's rules: setup, the steps of a turn, the moves, the resolution of the
+dice, the result, and what each viewer may see.
 
-Every piece of information in Booty Dice is public: the dice, the holds, each pirate's
-Lives, Shields and Doubloons, and the two supplies. On a turn the roller rolls six dice
-up to three times, holding dice between rolls, then the dice resolve in the order of the
-dice roll card: Doubloon, X Marks the Spot, Jolly Roger, Cutlass, Walk the Plank, Shield,
-then the combos Mutiny (three or more Planks), Shipwreck (three or more X's) and
-Blackbeard's Curse (one of each face). The roller picks the target of each Cutlass and
-the victim of each Doubloon a Jolly Roger steals. The first pirate to hold 25 Doubloons,
-or the last one alive, wins.
-
-Rulings (B1-B9 and the details the rulebook leaves open), each with the option that
-switches it: see docs/games/booty-dice.md.
+Rulings: see docs/games/booty-dice.md.
 """
 from __future__ import annotations
 
@@ -19,82 +10,24 @@ from collections import Counter
 from typing import Any
 
 from companion.engine.chance import Chance
-from companion.engine.display import Choice, Display
+from companion.engine.display import Display
 from companion.engine.match import clone
-from companion.engine.rules import CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always
-from companion.engine.spec import GameSpec, Option
+from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
+                                    Step, Viewer, always)
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
-
-# -- constants ---------------------------------------------------------------------------
-
-GAME_ID = "booty-dice"
-DICE = 6
-MAX_ROLLS = 3
-START_LIVES = 10
-START_DOUBLOONS = 5
-TOTAL_DOUBLOONS = 100
-WAR_CHEST = 30
-WIN_DOUBLOONS = 25
-#: Doubloons a single Doubloon / X / Jolly Roger die moves.
-DIE_DOUBLOONS = 2
-#: Walk the Plank / X Marks the Spot dice that make a Mutiny / a Shipwreck.
-COMBO_SIZE = 3
-SHIPWRECK_BASE = 3
-CURSE_LIVES = 2
-CURSE_DOUBLOONS = 5
-#: How often one die's hold may change between two rolls. Holding is a real decision
-#: (the table sees every hold and the journal keeps it), so this is a rule of ours, not
-#: a menu limit: twice lets a roller hold a die and change their mind, and it keeps
-#: every turn finite, so a match has a bound on its actions even under random play.
-HOLD_CHANGES = 2
-
-#: The six faces, in the order of the dice roll card; a rolled ``k`` (1-6) is FACES[k-1].
-FACES = ("doubloon", "x", "jolly", "cutlass", "plank", "shield")
-FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly Roger",
-              "cutlass": "Cutlass", "plank": "Walk the Plank", "shield": "Shield"}
-#: Hand-made forms for a 21-column screen, and one-character codes for the dice line.
-FACE_SHORT = {**FACE_NAMES, "x": "X Marks", "plank": "Plank"}
-FACE_CODES = {"doubloon": "$", "x": "X", "jolly": "J", "cutlass": "C", "plank": "P",
-              "shield": "S"}
-#: Effects in the dice roll card's order (B2); a Jolly Roger steals one Doubloon at a time.
-SINGLE_ORDER = ("doubloon", "x", "jolly", "cutlass", "plank", "shield")
-COMBO_ORDER = ("mutiny", "shipwreck", "curse")
-#: Causes of death that are the roller's doing, and so earn Captain's Plunder (B5).
-PLUNDER_CAUSES = ("cutlass", "mutiny", "curse")
-
-#: The steps of a turn, kept in ``state["step"]``.
-ROLLING = "rolling"        # some dice await their faces (chance, or entry at the table)
-DECIDING = "deciding"      # the roller holds dice, rolls again or stops
-TARGETING = "targeting"    # resolution waits for the roller to pick a pirate
-OVER = "over"              # not a step of the table below: nobody acts
+from companion.games.booty_dice import show
+from companion.games.booty_dice.data import (
+    COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS, CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
+    FACES, HOLD_CHANGES, MAX_ROLLS, OVER, PLUNDER_CAUSES, ROLLING, SHIPWRECK_BASE,
+    SINGLE_ORDER, SPEC, START_DOUBLOONS, START_LIVES, TARGETING, TOTAL_DOUBLOONS,
+    WAR_CHEST, WIN_DOUBLOONS,
+)
 
 #: What a view copies: plain values, then flat lists.
 VIEW_SCALARS = ("seats", "treasure", "war_chest", "locker", "turn", "roller", "step",
                 "rolls", "winner", "reason")
 VIEW_LISTS = ("lives", "shields", "doubloons", "dice", "held")
-
-# -- spec and options --------------------------------------------------------------------
-
-#: Rules version 1: the recorded actions are the same as ever (only the name of the step
-#: in the state changed, and states are rebuilt from actions), so old journals replay.
-SPEC = GameSpec(
-    GAME_ID, "Booty Dice", 2, 6,
-    (
-        Option("dice", "companion", "who rolls: the companion, or the table (entered)",
-               choices=("companion", "table")),
-        Option("first_seat", 1, "the seat (1-based) of the pirate who goes first",
-               minimum=1, maximum=6),
-        Option("combos_consume", True, "combo dice are used up by their combo (B1)"),
-        Option("order", "card", "resolution order: the card's, or combos first (B2)",
-               choices=("card", "combos_first")),
-        Option("finite_supplies", True, "Buried Treasure and War Chest can run dry (B3)"),
-        Option("plunder", True, "Captain's Plunder: the roller takes a victim's gold (B5)"),
-        Option("win_at_once", True, "25 Doubloons win the moment they are held (B6)"),
-    ),
-    summary="Roll six pirate dice up to three times; first to 25 Doubloons or last "
-            "pirate alive wins.",
-)
 
 
 # -- who acts in each step, and what they may do -----------------------------------------
@@ -270,43 +203,18 @@ class BootyDice(Game):
         """Nothing is hidden, so nothing is drawn again: an unchanged copy."""
         return clone(state)
 
-    # -- what a seat and the table show -----------------------------------------------
+    # -- what a seat and the table show (see show.py) --------------------------------
     def display(self, view: dict[str, Any], seat: int) -> Display:
-        """The seat's screen: see :func:`seat_display`."""
-        return seat_display(view, seat)
+        """The seat's screen, from that seat's view."""
+        return show.seat_display(view, seat)
 
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        """Whose turn, the standings and the supplies, from the public view."""
-        state, names = view["state"], view["names"]
-        roller = state["roller"]
-        if view.get("result"):
-            headline = view["result"]["reason"] or "Game over"
-        else:
-            headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
-        lines = [f"{names[s]}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
-                 f"{kit.plural(state['shields'][s], 'Shield')}"
-                 + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
-        treasure = "endless" if state["treasure"] is None else state["treasure"]
-        chest = "endless" if state["war_chest"] is None else state["war_chest"]
-        lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
-        return {"headline": headline, "turn": [] if view.get("result") else [roller],
-                "scores": list(state["doubloons"]), "score_label": "Doubloons",
-                "lines": lines}
+        """The table display's summary, from the public view."""
+        return show.summary(view)
 
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words, for a log line."""
-        kind = action["type"]
-        if kind == "dice":
-            return "rolled " + " ".join(FACE_CODES[f] for f in action["faces"])
-        if kind == "enter":
-            return f"entered {FACE_NAMES[action['face']]}"
-        if kind == "hold":
-            return f"hold or free die {action['die']}"
-        if kind == "attack":
-            return f"attack {kit.seat_name(names, action['seat'])}"
-        if kind == "steal":
-            return f"steal from {kit.seat_name(names, action['seat'])}"
-        return {"roll": "roll again", "stop": "stop and resolve"}.get(kind, kind)
+        return show.describe(action, names)
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -576,127 +484,6 @@ def _curse(state: State, effect: dict[str, Any]) -> None:
 #: The effects that need no pick, by kind.
 EFFECTS = {"doubloon": _doubloon, "x": _x, "plank": _plank, "shield": _shield,
            "mutiny": _mutiny, "shipwreck": _shipwreck, "curse": _curse}
-
-
-# -- what a seat shows -------------------------------------------------------------------
-
-def _out(event: dict[str, Any], names: list[str]) -> str:
-    who = kit.seat_name(names, event["seat"])
-    if event["to"] is None:
-        return f"{who} is out"
-    return f"{who} is out: {kit.seat_name(names, event['to'])} takes {event['n']}"
-
-
-def _lapse(event: dict[str, Any], names: list[str]) -> str:
-    what = "Cutlass finds nobody" if event["effect"] == "cutlass" else "steal finds no gold"
-    return f"{kit.seat_name(names, event['seat'])}'s {what}"
-
-
-#: Resolution events in words (``kit.word``): the roller's take, payments, steals ...
-EVENT_TEXTS: dict[str, Any] = {
-    "take": "{seat} takes {n} Doubloon{s}",
-    "pay": "{seat} pays {n} Doubloon{s}",
-    "steal": "{seat} steals a Doubloon from {source}",
-    "shield_lost": "{seat} loses a Shield",
-    "life": lambda e, names: f"{kit.seat_name(names, e['seat'])} loses "
-                             + kit.plural(e["n"], "Life", "Lives"),
-    "shield": "{seat} takes {n} Shield{s}",
-    "out": _out,
-    "lapse": _lapse,
-    "win": "{seat} wins!",
-}
-
-
-def event_text(event: dict[str, Any], names: list[str]) -> str:
-    """One resolution event in words."""
-    return kit.word(event, names, EVENT_TEXTS)
-
-
-def dice_line(view: dict[str, Any]) -> str:
-    """The six dice in 18 columns: ``[C]`` is held, ``?`` awaits its face."""
-    cells = []
-    for face, held in zip(view["dice"], view["held"]):
-        code = FACE_CODES[face] if face else "?"
-        cells.append(f"[{code}]" if held else f" {code} ")
-    return "".join(cells)
-
-
-def stats(view: dict[str, Any], seat: int) -> str:
-    """``L10 S0 $5``: a pirate's Lives, Shields and Doubloons, made for a small screen."""
-    if view["lives"][seat] == 0:
-        return "out"
-    return f"L{view['lives'][seat]} S{view['shields'][seat]} ${view['doubloons'][seat]}"
-
-
-def choice(action: Action, view: dict[str, Any], names: list[str]) -> Choice:
-    """One of the roller's decisions in full words (and a short form where the face or
-    the name would not fit a 21-column screen)."""
-    kind = action["type"]
-    if kind == "enter":
-        die, face = view["dice"].index(None) + 1, action["face"]
-        return Choice(f"Die {die} shows {FACE_NAMES[face]}", action,
-                      short=f"Die {die}: {FACE_SHORT[face]}")
-    if kind == "hold":
-        die = action["die"]
-        verb = "Free" if view["held"][die - 1] else "Hold"
-        face = view["dice"][die - 1]
-        return Choice(f"{verb} die {die} ({FACE_NAMES[face]})", action,
-                      short=f"{verb} {die} {FACE_SHORT[face]}")
-    if kind == "roll":
-        free = view["held"].count(False)
-        return Choice(f"Roll {kit.plural(free, 'die', 'dice')}", action)
-    if kind == "stop":
-        return Choice("Stop and resolve", action)
-    name = kit.seat_name(names, action["seat"])
-    if kind == "attack":
-        return Choice(f"Attack {name}", action)
-    return Choice(f"Steal a Doubloon from {name}", action, short=f"Rob {name}")
-
-
-def _roller_hint(view: dict[str, Any]) -> str:
-    step = view["step"]
-    if step == ROLLING:
-        return f"Enter die {view['dice'].index(None) + 1}"
-    if step == DECIDING:
-        return "Hold, roll or stop"
-    if _head(view) == "cutlass":
-        return "Cutlass: attack whom?"
-    return "Jolly Roger: rob whom?"
-
-
-def _watcher_hint(view: dict[str, Any], names: list[str]) -> str:
-    """What a pirate who is not rolling reads: the roller's pick, or the latest event."""
-    if view["step"] == TARGETING:
-        return "Picking a target"
-    events = view["events"]
-    return event_text(events[-1], names) if events else ""
-
-
-def seat_display(view: dict[str, Any], seat: int) -> Display:
-    """The seat's screen from its engine view (everything in it is public).
-
-    The roller sees the dice, the roll count and their choices, all at one menu level:
-    grouping the holds would cost presses (docs/games/booty-dice.md counts them).
-    Another pirate sees whose turn it is, the dice and their own Lives, Shields and
-    Doubloons. Holding select shows every pirate's standing."""
-    state, names = view["state"], view["names"]
-    legal = view.get("you", {}).get("legal", [])
-    standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
-                      for s in range(state["seats"]))
-    mine = f"You {stats(state, seat)}"
-    if state["step"] == OVER:
-        return Display(title="Game over", private=standings, lines=(
-            f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"], mine))
-    roller = state["roller"]
-    if seat == roller:
-        title = f"Your roll {state['rolls']} of {MAX_ROLLS}"
-        hint = _roller_hint(state)
-    else:
-        title = f"{kit.seat_name(names, roller)}'s turn"
-        hint = _watcher_hint(state, names)
-    return Display(title=title, lines=(dice_line(state), mine, hint),
-                   choices=tuple(choice(action, state, names) for action in legal),
-                   private=standings, led="on" if legal else "off")
 
 
 GAME = BootyDice()

@@ -1,0 +1,182 @@
+"""What Booty Dice shows: each seat's screen and choices, the table display's summary,
+resolution events and actions in words. Built from views only (everything in Booty Dice
+is public, but a screen still draws only what its view holds); every name and sentence
+is made here, never kept in the state.
+
+Rulings: see docs/games/booty-dice.md.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.display import Choice, Display
+from companion.engine.rules import Action
+from companion.games import kit
+from companion.games.booty_dice.data import DECIDING, MAX_ROLLS, OVER, ROLLING, TARGETING
+
+FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly Roger",
+              "cutlass": "Cutlass", "plank": "Walk the Plank", "shield": "Shield"}
+#: Hand-made forms for a 21-column screen, and one-character codes for the dice line.
+FACE_SHORT = {**FACE_NAMES, "x": "X Marks", "plank": "Plank"}
+FACE_CODES = {"doubloon": "$", "x": "X", "jolly": "J", "cutlass": "C", "plank": "P",
+              "shield": "S"}
+
+
+# -- events in words -------------------------------------------------------------------
+
+def _out(event: dict[str, Any], names: list[str]) -> str:
+    who = kit.seat_name(names, event["seat"])
+    if event["to"] is None:
+        return f"{who} is out"
+    return f"{who} is out: {kit.seat_name(names, event['to'])} takes {event['n']}"
+
+
+def _lapse(event: dict[str, Any], names: list[str]) -> str:
+    what = "Cutlass finds nobody" if event["effect"] == "cutlass" else "steal finds no gold"
+    return f"{kit.seat_name(names, event['seat'])}'s {what}"
+
+
+#: Resolution events in words (``kit.word``): the roller's take, payments, steals ...
+EVENT_TEXTS: dict[str, Any] = {
+    "take": "{seat} takes {n} Doubloon{s}",
+    "pay": "{seat} pays {n} Doubloon{s}",
+    "steal": "{seat} steals a Doubloon from {source}",
+    "shield_lost": "{seat} loses a Shield",
+    "life": lambda e, names: f"{kit.seat_name(names, e['seat'])} loses "
+                             + kit.plural(e["n"], "Life", "Lives"),
+    "shield": "{seat} takes {n} Shield{s}",
+    "out": _out,
+    "lapse": _lapse,
+    "win": "{seat} wins!",
+}
+
+
+def event_text(event: dict[str, Any], names: list[str]) -> str:
+    """One resolution event in words."""
+    return kit.word(event, names, EVENT_TEXTS)
+
+
+# -- a seat's screen -------------------------------------------------------------------
+
+def dice_line(view: dict[str, Any]) -> str:
+    """The six dice in 18 columns: ``[C]`` is held, ``?`` awaits its face."""
+    cells = []
+    for face, held in zip(view["dice"], view["held"]):
+        code = FACE_CODES[face] if face else "?"
+        cells.append(f"[{code}]" if held else f" {code} ")
+    return "".join(cells)
+
+
+def stats(view: dict[str, Any], seat: int) -> str:
+    """``L10 S0 $5``: a pirate's Lives, Shields and Doubloons, made for a small screen."""
+    if view["lives"][seat] == 0:
+        return "out"
+    return f"L{view['lives'][seat]} S{view['shields'][seat]} ${view['doubloons'][seat]}"
+
+
+def choice(action: Action, view: dict[str, Any], names: list[str]) -> Choice:
+    """One of the roller's decisions in full words (and a short form where the face or
+    the name would not fit a 21-column screen)."""
+    kind = action["type"]
+    if kind == "enter":
+        die, face = view["dice"].index(None) + 1, action["face"]
+        return Choice(f"Die {die} shows {FACE_NAMES[face]}", action,
+                      short=f"Die {die}: {FACE_SHORT[face]}")
+    if kind == "hold":
+        die = action["die"]
+        verb = "Free" if view["held"][die - 1] else "Hold"
+        face = view["dice"][die - 1]
+        return Choice(f"{verb} die {die} ({FACE_NAMES[face]})", action,
+                      short=f"{verb} {die} {FACE_SHORT[face]}")
+    if kind == "roll":
+        free = view["held"].count(False)
+        return Choice(f"Roll {kit.plural(free, 'die', 'dice')}", action)
+    if kind == "stop":
+        return Choice("Stop and resolve", action)
+    name = kit.seat_name(names, action["seat"])
+    if kind == "attack":
+        return Choice(f"Attack {name}", action)
+    return Choice(f"Steal a Doubloon from {name}", action, short=f"Rob {name}")
+
+
+def _roller_hint(view: dict[str, Any]) -> str:
+    step = view["step"]
+    if step == ROLLING:
+        return f"Enter die {view['dice'].index(None) + 1}"
+    if step == DECIDING:
+        return "Hold, roll or stop"
+    if view["queue"] and view["queue"][0]["kind"] == "cutlass":
+        return "Cutlass: attack whom?"
+    return "Jolly Roger: rob whom?"
+
+
+def _watcher_hint(view: dict[str, Any], names: list[str]) -> str:
+    """What a pirate who is not rolling reads: the roller's pick, or the latest event."""
+    if view["step"] == TARGETING:
+        return "Picking a target"
+    events = view["events"]
+    return event_text(events[-1], names) if events else ""
+
+
+def seat_display(view: dict[str, Any], seat: int) -> Display:
+    """The seat's screen from its engine view (everything in it is public).
+
+    The roller sees the dice, the roll count and their choices, all at one menu level:
+    grouping the holds would cost presses (docs/games/booty-dice.md counts them).
+    Another pirate sees whose turn it is, the dice and their own Lives, Shields and
+    Doubloons. Holding select shows every pirate's standing."""
+    state, names = view["state"], view["names"]
+    legal = view.get("you", {}).get("legal", [])
+    standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
+                      for s in range(state["seats"]))
+    mine = f"You {stats(state, seat)}"
+    if state["step"] == OVER:
+        return Display(title="Game over", private=standings, lines=(
+            f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"], mine))
+    roller = state["roller"]
+    if seat == roller:
+        title = f"Your roll {state['rolls']} of {MAX_ROLLS}"
+        hint = _roller_hint(state)
+    else:
+        title = f"{kit.seat_name(names, roller)}'s turn"
+        hint = _watcher_hint(state, names)
+    return Display(title=title, lines=(dice_line(state), mine, hint),
+                   choices=tuple(choice(action, state, names) for action in legal),
+                   private=standings, led="on" if legal else "off")
+
+
+# -- the table display and the log -------------------------------------------------------
+
+def summary(view: dict[str, Any]) -> dict[str, Any]:
+    """Whose turn, the standings and the supplies, from the public view."""
+    state, names = view["state"], view["names"]
+    roller = state["roller"]
+    if view.get("result"):
+        headline = view["result"]["reason"] or "Game over"
+    else:
+        headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
+    lines = [f"{names[s]}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
+             f"{kit.plural(state['shields'][s], 'Shield')}"
+             + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
+    treasure = "endless" if state["treasure"] is None else state["treasure"]
+    chest = "endless" if state["war_chest"] is None else state["war_chest"]
+    lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
+    return {"headline": headline, "turn": [] if view.get("result") else [roller],
+            "scores": list(state["doubloons"]), "score_label": "Doubloons",
+            "lines": lines}
+
+
+def describe(action: Action, names: list[str]) -> str:
+    """An action in words, for a log line."""
+    kind = action["type"]
+    if kind == "dice":
+        return "rolled " + " ".join(FACE_CODES[f] for f in action["faces"])
+    if kind == "enter":
+        return f"entered {FACE_NAMES[action['face']]}"
+    if kind == "hold":
+        return f"hold or free die {action['die']}"
+    if kind == "attack":
+        return f"attack {kit.seat_name(names, action['seat'])}"
+    if kind == "steal":
+        return f"steal from {kit.seat_name(names, action['seat'])}"
+    return {"roll": "roll again", "stop": "stop and resolve"}.get(kind, kind)
