@@ -108,7 +108,7 @@ def requests(draw, table, cookies, routes):
         method = draw(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS",
                                        "HEAD"]))
     if draw(st.integers(0, 9)) == 0:  # now and then a path of no route at all
-        path = draw(st.sampled_from(["/api/", "/api/seat", "/static/../companion/table.py",
+        path = draw(st.sampled_from(["/api/", "/api/seat", "/static/../companion/table/table.py",
                                      "/api/host/seats/x/name", "/%ff", "/sim/press/"]))
         path += quote(draw(st.text(max_size=10)))
     if draw(st.booleans()):
