@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any, Sequence
 
 import companion.games
@@ -44,16 +46,24 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option (repeatable); VALUE is JSON or a plain word")
     sim.set_defaults(run=cmd_simulate)
-    doc = sub.add_parser("doctor", help="check the table: screens, buttons, journal, Wi-Fi")
+    doc = sub.add_parser("doctor", help="check the table part by part: buses, muxes, "
+                         "screens, buttons, LEDs, the service, Wi-Fi")
     doc.add_argument("--backend", choices=("sim", "pi"), help="default: pi on a Raspberry Pi")
     doc.add_argument("--config", help="table config (default /etc/mutiny/table.toml on pi)")
     doc.add_argument("--seats", type=int, default=4, help="seats of the simulated table")
     doc.add_argument("--data-dir", help="where the journal lives")
     doc.add_argument("--host", default="0.0.0.0", help="address the companion listens on")
-    doc.add_argument("--port", type=int, default=80, help="port the companion listens on")
+    doc.add_argument("--port", type=int, help="port the companion listens on "
+                     "(default: 80 on pi, 8000 on sim)")
     doc.add_argument("--button-timeout", type=float, default=20.0,
                      help="seconds to wait for each button")
     doc.add_argument("--no-buttons", action="store_true", help="do not ask for presses")
+    doc.add_argument("--stress", type=float, nargs="?", const=60.0, metavar="SECONDS",
+                     help="draw full frames to every screen for SECONDS (default 60) and "
+                          "count errors per seat")
+    doc.add_argument("--sim-fault", action="append", default=[], metavar="KIND[:SEAT[:ROLE]]",
+                     help="sim backend: put a fault into the simulated table to see what "
+                          "the doctor says (repeatable; --sim-fault help lists them)")
     doc.set_defaults(run=cmd_doctor)
 
     overlays = sub.add_parser("overlays", help="print the /boot/firmware/config.txt lines "
@@ -109,23 +119,67 @@ def cmd_pod_install(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.doctor import Doctor
-    from companion.seats.pods import pod_report
-    from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
+    from companion.doctor import Doctor, SimFaults, sim_doctor
+    from companion.seats import default_backend, load_table_config, sim_table_config
     from companion.serve import default_data_dir
+    if "help" in args.sim_fault:
+        _print_table(("fault", "what"), list(SimFaults.KINDS.items()))
+        return 0
     backend = args.backend or default_backend()
+    if args.sim_fault and backend != "sim":
+        raise SystemExit("mutiny: --sim-fault needs --backend sim")
+    # Parsed without the bus check: a missing bus is one of the doctor's own lines.
     if args.config:
-        config = load_table_config(args.config, backend=backend)
+        config = load_table_config(args.config, backend="sim")
     elif backend == "sim":
         config = sim_table_config(args.seats)
     else:
-        config = load_table_config("/etc/mutiny/table.toml", backend=backend)
-    data_dir = args.data_dir or default_data_dir()
-    with open_seats(config, backend) as hardware:
-        doctor = Doctor(config, hardware, backend, data_dir, args.host, args.port,
-                        args.button_timeout, buttons=not args.no_buttons,
-                        pods=lambda: pod_report(hardware))
-        return 0 if doctor.run() else 1
+        config = load_table_config("/etc/mutiny/table.toml", backend="sim")
+    data_dir = Path(args.data_dir or default_data_dir())
+    port = args.port if args.port is not None else (80 if backend == "pi" else 8000)
+    options = dict(button_timeout=args.button_timeout, buttons=not args.no_buttons)
+    if backend == "sim":
+        try:
+            faults = SimFaults.parse(args.sim_fault)
+        except ValueError as exc:
+            raise SystemExit(f"mutiny: {exc}") from exc
+        doctor = sim_doctor(config, data_dir, args.host, port, faults, **options)
+    else:
+        # lgpio makes a notification FIFO in the working directory: give it the data
+        # folder, so the doctor runs from any folder (the service runs there).
+        os.environ.setdefault("LG_WD", str(data_dir))
+        doctor = Doctor(config, "pi", data_dir, args.host, port, smbus=_smbus2,
+                        i2c=_luma_i2c, pin_factory=None, pods=_pod_report(config), **options)
+    if args.stress is not None:
+        return 0 if doctor.stress(args.stress) else 1
+    return 0 if doctor.run() else 1
+
+
+def _smbus2(bus: int) -> Any:
+    import smbus2
+    return smbus2.SMBus(bus)
+
+
+def _luma_i2c(bus: int, address: int) -> Any:
+    from luma.core.interface.serial import i2c
+    return i2c(port=bus, address=address)
+
+
+def _pod_report(config: Any) -> Any:
+    """The pods of ``config``'s pod seats, found on USB and given a few seconds to say
+    hello (None without pod seats)."""
+    pods = tuple(seat for seat in config.seats if seat.pod is not None)
+    if not pods:
+        return None
+
+    def report() -> list[dict[str, Any]]:
+        import time
+        from companion.seats import open_seats, pod_report
+        pod_table = type(config)(seats=pods, source=config.source)
+        with open_seats(pod_table, "pi") as hardware:
+            time.sleep(3)
+            return pod_report(hardware)
+    return report
 
 
 def cmd_overlays(args: argparse.Namespace) -> int:
