@@ -203,9 +203,11 @@ step_packages() {
     fi
 }
 
-# venv_has_lgpio: whether the venv holds lgpio of its own (from PyPI).
+# venv_has_lgpio: whether the venv holds lgpio of its own (from PyPI), or an earlier run
+# found none to be had (install_companion).
 venv_has_lgpio() {
-    compgen -G "$ROOT$PREFIX/venv/lib/python3*/site-packages/lgpio*" >/dev/null
+    [ -f "$ROOT$PREFIX/venv/.mutiny-no-lgpio" ] ||
+        compgen -G "$ROOT$PREFIX/venv/lib/python3*/site-packages/lgpio*" >/dev/null
 }
 
 # install_packages PACKAGE...: apt-get install them. python3-lgpio is Raspberry Pi OS's own
@@ -259,20 +261,40 @@ step_software() {
         change "make the virtual environment $venv" python3 -m venv --system-site-packages "$ROOT$venv"
         SOURCE_CHANGED=1
     fi
-    if [ "${SOURCE_CHANGED:-0}" = 1 ]; then
+    # The stamp is written only once pip has finished: a pip that failed (no network,
+    # a full card) is run again next time, not taken for done.
+    local stamp=$venv/.mutiny-installed
+    if [ "${SOURCE_CHANGED:-0}" = 1 ] || [ ! -f "$ROOT$stamp" ]; then
         # The pod extra (mpremote): `mutiny pod install` works from this venv, and nobody
         # runs pip by hand against Raspberry Pi OS's externally managed Python.
-        local wanted=("${ROOT}${src}[pod]")
+        local lgpio=""
         # lgpio from the system (python3-lgpio) when it has it, else from PyPI.
-        python3 -c 'import lgpio' >/dev/null 2>&1 || wanted+=(lgpio)
+        python3 -c 'import lgpio' >/dev/null 2>&1 || lgpio=lgpio
         change "install the companion (with mpremote for pods) into $venv" \
-            "$ROOT$venv/bin/python" -m pip install --quiet --editable "${wanted[@]}"
+            install_companion "$ROOT$venv/bin/python" "$ROOT$stamp" "${ROOT}${src}[pod]" $lgpio
     fi
     # `mutiny` on every user's PATH (sudo mutiny pod install ..., mutiny doctor ...).
     if [ "$(readlink "$ROOT/usr/local/bin/mutiny" 2>/dev/null)" != "$venv/bin/mutiny" ]; then
         change "put mutiny on the PATH (/usr/local/bin/mutiny)" \
             link_mutiny "$venv/bin/mutiny" "$ROOT/usr/local/bin/mutiny"
     fi
+}
+
+# install_companion PYTHON STAMP SOURCE [lgpio]: pip install SOURCE (editable) into
+# PYTHON's venv, and lgpio from PyPI when asked, then write STAMP. PyPI's lgpio has wheels
+# up to Python 3.12 only: elsewhere it needs swig and a compiler, so a failure there is
+# said, remembered (the next run does not ask again) and not fatal; the sim backend and
+# pods need no lgpio, and Raspberry Pi OS has python3-lgpio.
+install_companion() {
+    local python=$1 stamp=$2 source=$3 lgpio=${4:-}
+    rm -f "$stamp"
+    "$python" -m pip install --quiet --editable "$source"
+    if [ -n "$lgpio" ] && ! "$python" -m pip install --quiet lgpio; then
+        say "  warning: no lgpio for this Python (apt has no python3-lgpio, PyPI no wheel):"
+        say "  the pi backend cannot drive GPIO here; the sim backend and pods work."
+        touch "$(dirname "$stamp")/.mutiny-no-lgpio"
+    fi
+    touch "$stamp"
 }
 
 link_mutiny() {
