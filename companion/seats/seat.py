@@ -91,6 +91,7 @@ class Seat:
         self._qr_url: str | None = None
         self._path: tuple[str, ...] = ()  # the menu level shown: group names from the top
         self._highlight = 0  # the highlighted line of that level
+        self._restart = False  # a secret was chosen: the next display starts at the top
         self._browse_until = 0.0
         self._last_activity = self._clock.now()
         self._dimmed = False
@@ -120,9 +121,12 @@ class Seat:
             if self._closed:
                 return
             previous, self._display = self._display, display
-            self._path, self._highlight = _follow(
-                previous, self._path, self._highlight, display,
-                inside=self.is_browsing or self._private)
+            if self._restart:
+                self._path, self._highlight, self._restart = (), 0, False
+            else:
+                self._path, self._highlight = _follow(
+                    previous, self._path, self._highlight, display,
+                    inside=self.is_browsing or self._private)
             if display != previous or self._qr_url is not None:
                 self._activity()
             self._qr_url = None
@@ -344,6 +348,7 @@ class Seat:
             if self._closed or self._private:  # while select is held the others wait
                 return
             if not self._woke(role):
+                self._restart = False  # the player moves on from where the seat is
                 count = len(menu_lines(self._display, self._path))
                 if count:
                     self._highlight = (self._highlight + step) % count
@@ -413,6 +418,11 @@ class Seat:
             choice: Choice = self._display.choices[line.index]
             self._later("when_action", dict(choice.action))
             self._browse_until = 0.0  # back to rest: a secret label hides again
+            if choice.secret:
+                # Where the highlight lands next must not depend on the secret chosen
+                # (a second ballot's menu would show "? 3/4" for one pick, "? 1/4"
+                # for another): start again at the top, whatever comes next.
+                self._path, self._highlight, self._restart = (), 0, True
             self._settle()
 
     def _settle(self) -> None:

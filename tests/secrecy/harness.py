@@ -1,0 +1,145 @@
+"""Twin matches on a real table: the secrecy rule of the seat, tested (docs/seats.md).
+
+Two tables, each with its own simulated seats (gpiozero MockFactory buttons, modelled
+SSD1306 panels, a fake clock), play the same match from the same seed. At a secret-
+bearing step one of them makes the hidden move (or a different hidden choice) and the
+other does not; then both come to rest and everything anyone at the table could
+notice is compared byte for byte:
+
+* every seat's OLED frame at rest, read back from the panel's display RAM, the acting
+  seat's own included (its screen can be seen from the next chair);
+* every seat's LED;
+* every viewer's payload (the public table display, the host page, every seat's phone
+  but the acting seat's own, which is private) and how many times it was pushed (its
+  serial moves once per push).
+
+Moves are made with the seats' buttons alone (``Seat.presses_to_choose``), as a player
+would make them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from companion.engine import HOST, PUBLIC, Journal
+from companion.seats import ManualClock, open_seats, sim_table_config
+from companion.table import Table
+
+Wanted = Callable[[dict[str, Any]], bool]
+
+
+def action_is(**fields: Any) -> Wanted:
+    """A test for a choice's action: every given field equal."""
+    return lambda action: all(action.get(k) == v for k, v in fields.items())
+
+
+class Side:
+    """One table of a twin pair: simulated seats, a journal, a fake clock."""
+
+    def __init__(self, folder: Path, name: str, seats: int = 4):
+        self.hardware = open_seats(sim_table_config(seats), "sim", clock=ManualClock())
+        self.table = Table(Journal(folder / f"{name}.sqlite3"), list(self.hardware))
+        for seat in range(seats):
+            self.hardware.click(seat, "select")  # every seat claimed by a press
+
+    @property
+    def match(self):
+        return self.table.match
+
+    def start(self, game: str, players: int, options: dict[str, Any], seed: str) -> None:
+        self.table.start(game, players, options=options, seed=seed)
+        self.rest()
+
+    def choose(self, seat: int, wanted: Wanted) -> dict[str, Any]:
+        """Make, with seat ``seat``'s buttons alone, the first choice ``wanted`` accepts;
+        then let every screen come to rest."""
+        device = self.hardware[seat]
+        choices = device.display.choices
+        target = next((i for i, c in enumerate(choices) if wanted(c.action)), None)
+        if target is None:
+            raise AssertionError(f"seat {seat + 1} offers no such choice: "
+                                 f"{[c.action for c in choices]}")
+        for button in device.presses_to_choose(target):
+            self.hardware.click(seat, button)
+        self.rest()
+        return choices[target].action
+
+    def offers(self, seat: int, wanted: Wanted) -> bool:
+        return any(wanted(c.action) for c in self.hardware[seat].display.choices)
+
+    def rest(self) -> None:
+        """Let every seat's browsing end (the fake clock moves past its timeout)."""
+        timeout = max(seat.browse_timeout for seat in self.hardware)
+        self.hardware.advance(timeout + 1)
+
+    def seen(self, *, private: Iterable[int] = ()) -> dict[str, Any]:
+        """Everything the table could notice, by what it is: ``private`` seats' own
+        payloads left out (the acting seat's phone is its own)."""
+        out: dict[str, Any] = {}
+        match_id = self.match.id if self.match else None
+        for seat in range(len(self.hardware)):
+            out[f"seat {seat + 1} OLED"] = self.hardware.frame(seat).tobytes()
+            out[f"seat {seat + 1} LED"] = self.hardware[seat].led_state
+            out[f"seat {seat + 1} screen text"] = _screen_text(self.hardware[seat])
+        skip = set(private)
+        for viewer in [PUBLIC, HOST, *range(len(self.hardware))]:
+            if viewer in skip:
+                continue
+            serial, text = self.table.payload_text(viewer)
+            if match_id:  # twin matches have ids of their own, of one length
+                text = text.replace(match_id, "<match>")
+            out[f"{viewer} pushes"] = serial
+            out[f"{viewer} payload"] = text
+        return out
+
+    def close(self) -> None:
+        self.table.close()
+        self.hardware.close()
+
+
+def _screen_text(seat) -> tuple:
+    """What the seat's resting screen says, for a readable failure (the frame decides)."""
+    display = seat.display
+    if display is None:
+        return ()
+    return (seat.mode, display.title, display.lines, display.led)
+
+
+class Twins:
+    """Two tables playing the same match; ``both`` applies a step to each."""
+
+    def __init__(self, folder: Path, game: str, players: int, options: dict[str, Any],
+                 seed: str = "twins", seats: int | None = None):
+        self.one = Side(folder, "one", seats or players)
+        self.two = Side(folder, "two", seats or players)
+        for side in self.sides:
+            side.start(game, players, options, seed)
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return self.one, self.two
+
+    def both(self, seat: int, wanted: Wanted) -> None:
+        for side in self.sides:
+            side.choose(seat, wanted)
+
+    def assert_same(self, *, private: Iterable[int] = ()) -> None:
+        """Nobody but the ``private`` seats' own phones can tell the two tables apart."""
+        private = tuple(private)
+        one, two = self.one.seen(private=private), self.two.seen(private=private)
+        differ = [key for key in one if one[key] != two[key]]
+        assert not differ, "the table can tell the twins apart by: " + "; ".join(
+            f"{key}: {_where(one[key], two[key])}" for key in differ)
+
+    def close(self) -> None:
+        for side in self.sides:
+            side.close()
+
+
+def _where(one: Any, two: Any) -> str:
+    """Where two values part: sizes of frames, the first difference of texts."""
+    if isinstance(one, bytes):
+        return f"frames differ ({len(one)} / {len(two)} bytes)"
+    one, two = str(one), str(two)
+    at = next((i for i, (a, b) in enumerate(zip(one, two)) if a != b), min(len(one), len(two)))
+    return f"...{one[max(0, at - 60):at + 60]!r} / ...{two[max(0, at - 60):at + 60]!r}"
