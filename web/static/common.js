@@ -3,6 +3,7 @@
 //   Mutiny.post(url, body)                JSON POST -> {ok, status, body}
 //   Mutiny.live(url, onPayload, onState)  a Server-Sent Events stream that keeps trying
 //   Mutiny.gamePanel(kind, match, el, p)  draw a game's own panel, if it has one
+//   Mutiny.COLORS / MARKERS               each seat's colour and marker
 // Every payload a page receives is kept in window.__mutinyPayloads (the last 500), so a
 // browser test can check exactly what each page was sent.
 "use strict";
@@ -30,6 +31,13 @@ const Mutiny = (() => {
         node.addEventListener(key.slice(2), value);
       } else if (key === "dataset") {
         Object.assign(node.dataset, value);
+      } else if (key === "style") {
+        // Through the CSS object model: the page's Content-Security-Policy refuses style
+        // attributes, but not properties set from a script it allows.
+        for (const rule of String(value).split(";")) {
+          const at = rule.indexOf(":");
+          if (at > 0) node.style.setProperty(rule.slice(0, at).trim(), rule.slice(at + 1).trim());
+        }
       } else {
         node.setAttribute(key, value === true ? "" : String(value));
       }
@@ -148,10 +156,14 @@ const Mutiny = (() => {
     };
   }
 
-  // Game panels: web/static/games/<id>.js registers MutinyGames[id]; loaded on demand.
+  // Game panels: web/static/games/<id>.js registers MutinyGames[id]; loaded on demand,
+  // and only for the games that have one (every other game is drawn from its board
+  // parts by board.js): no page asks for a script that is not there.
+  const GAME_SCRIPTS = new Set(["booty-dice"]);
+  const hasGameScript = (id) => GAME_SCRIPTS.has(id);
   const loading = {};
   function loadGame(id) {
-    if (!/^[a-z0-9][a-z0-9-]{0,40}$/.test(id || "")) return Promise.resolve(null);
+    if (!hasGameScript(id)) return Promise.resolve(null);
     if (window.MutinyGames[id]) return Promise.resolve(window.MutinyGames[id]);
     if (!loading[id]) {
       loading[id] = new Promise((resolve) => {
@@ -189,9 +201,12 @@ const Mutiny = (() => {
     });
   }
 
-  // Seat colours for charts and score chips (also in mutiny.css as --seat-N).
-  const COLORS = ["#e8b04a", "#5fb3e0", "#e06a5f", "#7bd389", "#c98de0", "#e0d35f",
-                  "#5fe0c8", "#e08fb8"];
+  // Seat colours for charts and score chips: the Okabe-Ito palette, which players with
+  // any common colour blindness tell apart (its blue lightened for a dark background),
+  // and a marker per seat so nothing rests on colour alone.
+  const COLORS = ["#E69F00", "#56B4E9", "#D55E00", "#009E73", "#CC79A7", "#F0E442",
+                  "#4A9EE0", "#BBBBBB"];
+  const MARKERS = ["\u25CF", "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u2605", "\u271A", "\u2B1F"];
 
   const CONNECTION_TEXT = {
     connecting: "Connecting...", live: "Live", reconnecting: "Reconnecting...",
@@ -210,7 +225,8 @@ const Mutiny = (() => {
   function scoreChart(history, names, label) {
     const rows = (history || []).filter((row) => Array.isArray(row) && row.length > 1);
     if (!rows.length) return null;
-    const W = 420, H = 210, L = 40, R = 12, T = 12, B = 28;
+    const W = 420, H = 210, L = 40, R = 12, T = 12, B = 28, NAMES_W = 110;
+    const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "10 3 3 3 3 3", "1 3", "14 6"];
     const seats = Math.max(...rows.map((row) => row.length - 1));
     const xs = rows.map((row) => Number(row[0]) || 0);
     const values = rows.flatMap((row) => row.slice(1).map((v) => Number(v) || 0));
@@ -221,6 +237,7 @@ const Mutiny = (() => {
     const px = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
     const py = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
     const parts = [svg("title", {}, `${label || "Score"} over the match`)];
+    const ends = [];
     const ticks = [...new Set([y0, Math.round((y0 + y1) / 2), y1])];
     for (const tick of ticks) {
       parts.push(svg("line", {x1: L, x2: W - R, y1: py(tick), y2: py(tick), class: "grid"}));
@@ -241,14 +258,30 @@ const Mutiny = (() => {
       }
       d += `H${(W - R).toFixed(1)}`;
       const color = COLORS[seat % COLORS.length];
-      parts.push(svg("path", {d, class: "line", stroke: color, dataset: {seat: String(seat)}},
-        svg("title", {}, (names && names[seat]) || `Seat ${seat + 1}`)));
-      parts.push(svg("circle", {cx: W - R, cy: last, r: 4, fill: color}));
+      const name = (names && names[seat]) || `Seat ${seat + 1}`;
+      // Each line has its own dash and ends in the seat's marker: told apart without colour.
+      parts.push(svg("path", {d, class: "line", stroke: color, dataset: {seat: String(seat)},
+                              "stroke-dasharray": DASHES[seat % DASHES.length]},
+        svg("title", {}, name)));
+      parts.push(svg("text", {x: W - R, y: last + 5, "text-anchor": "middle", class: "mark",
+                              fill: color}, MARKERS[seat % MARKERS.length]));
+      ends.push({seat, y: last, name, color});
     }
-    return svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-                       "aria-label": `${label || "Score"} over the match`}, parts);
+    // The names at the right end of the lines, pushed apart so that none overlap.
+    ends.sort((a, b) => a.y - b.y);
+    let floor = -Infinity;
+    for (const end of ends) {
+      const y = Math.max(end.y + 4, floor + 13);
+      floor = y;
+      parts.push(svg("text", {x: W - R + 10, y, class: "end-name", fill: end.color},
+        `${MARKERS[end.seat % MARKERS.length]} ${end.name}`));
+    }
+    const legend = ends.map((e) => `${e.name}: ${MARKERS[e.seat % MARKERS.length]}`).join(", ");
+    return svg("svg", {viewBox: `0 0 ${W + NAMES_W} ${H}`, class: "chart", role: "img",
+                       "aria-label": `${label || "Score"} over the match (${legend})`}, parts);
   }
 
-  return {el, svg, fill, post, get, live, gamePanel, loadGame, COLORS, showConnection, record, scoreChart};
+  return {el, svg, fill, post, get, live, gamePanel, loadGame, hasGameScript, COLORS, MARKERS,
+          showConnection, record, scoreChart};
 })();
 window.Mutiny = Mutiny;

@@ -6,7 +6,9 @@
 
 (() => {
   const {el, fill, post, live, gamePanel, showConnection} = window.Mutiny;
+  const {draw: drawParts} = window.MutinyBoard;
   const $ = (id) => document.getElementById(id);
+  let spoken = "";             // the last thing said to a screen reader
 
   let payload = null;          // the last payload received
   let revealed = false;        // the hold-to-reveal pad is held down
@@ -35,10 +37,25 @@
     fill($("screen-lines"), ((display && display.lines) || []).map((line) => el("li", {}, line)));
 
     drawChoices(display ? display.choices || [] : []);
-    drawPrivate(display ? display.private || [] : []);
+    drawPrivate(display ? display.private || [] : [], payload.panel || []);
     gamePanel("phone", match, $("game-panel"), payload);
-    drawNews(summary, match);
+    drawNews(summary, match, payload.board || []);
+    speak(led, display, match, seat);
     wake(match && !match.over);
+  }
+
+  // Tell a screen reader what matters once: that it is this seat's turn, and a result.
+  function speak(led, display, match, seat) {
+    let text = "";
+    if (match && match.over && match.result) {
+      text = $("banner").textContent;
+    } else if (led !== "off") {
+      text = `Your turn: ${(display && display.title) || "make your choice"}`;
+    }
+    if (text !== spoken) {
+      spoken = text;
+      $("announce").textContent = text;
+    }
   }
 
   function drawBanner(match, seat, summary) {
@@ -231,31 +248,42 @@
     });
   }
 
-  function drawPrivate(lines) {
-    // Secrets are put in the page only while the pad is held, and taken out on release.
+  function drawPrivate(lines, panel) {
+    // Secrets are put in the page only while the pad is held, and taken out on release:
+    // the private lines, and the seat's panel (its hand, its dice under the cup).
     fill($("private-lines"), revealed ? lines.map((line) => el("li", {}, line)) : []);
+    const drawn = drawParts($("panel"), revealed ? panel : [], {where: "phone"});
+    $("private-lines").hidden = drawn && !lines.length;
     $("private").hidden = !revealed;
+    const secrets = lines.length || panel.length;
     $("reveal-label").textContent = revealed
-      ? (lines.length ? "Let go to hide" : "Nothing secret right now")
+      ? (secrets ? "Let go to hide" : "Nothing secret right now")
       : "Hold here to see your secrets";
   }
 
-  function drawNews(summary, match) {
+  // The table as everyone sees it, under the decision: the game's board (docs/boards.md),
+  // or, for a game without one, what the summary says.
+  function drawNews(summary, match, board) {
     const news = $("table-news");
     if (!summary || !summary.game) { news.hidden = true; return; }
     const names = (match && match.names) || [];
+    const drawn = drawParts($("board"), board, {where: "phone", names});
     const bits = [];
-    if (summary.turn && summary.turn.length && !(match && match.over)) {
-      bits.push("Turn: " + summary.turn.map((s) => names[s] || `Seat ${s + 1}`).join(", "));
+    if (!drawn) {
+      if (summary.turn && summary.turn.length && !(match && match.over)) {
+        bits.push("Turn: " + summary.turn.map((s) => names[s] || `Seat ${s + 1}`).join(", "));
+      }
+      if (summary.scores && summary.scores.length) {
+        bits.push((summary.score_label || "Score") + ": " +
+          summary.scores.map((v, s) => `${names[s] || `Seat ${s + 1}`} ${v}`).join(" \u00b7 "));
+      }
+      for (const line of summary.lines || []) bits.push(line);
     }
-    if (summary.scores && summary.scores.length) {
-      bits.push((summary.score_label || "Score") + ": " +
-        summary.scores.map((v, s) => `${names[s] || `Seat ${s + 1}`} ${v}`).join(" \u00b7 "));
-    }
-    for (const line of summary.lines || []) bits.push(line);
-    $("news-headline").textContent = summary.headline || "";
+    const headline = board.find((part) => part.part === "headline");
+    $("news-headline").textContent = headline ? "" : summary.headline || "";
+    $("news-headline").hidden = !!headline || !summary.headline;
     fill($("news-lines"), bits.map((line) => el("li", {}, line)));
-    news.hidden = !summary.headline && bits.length === 0;
+    news.hidden = !summary.headline && bits.length === 0 && !drawn;
   }
 
   // -- acting ----------------------------------------------------------------------------
@@ -317,7 +345,7 @@
     document.body.classList.toggle("revealing", on);
     $("reveal-pad").setAttribute("aria-pressed", on ? "true" : "false");
     draw();
-    if (!payload) drawPrivate([]);
+    if (!payload) drawPrivate([], []);
   }
 
   function wireReveal() {

@@ -1,12 +1,17 @@
 // The table display: the public view, big enough to read across the table.
 // It draws the public payload (GET /api/public/stream): the game, what the table is doing,
-// whose turn it is, the seats, scores with a chart of the match, vote tallies after a
-// reveal, and the game's own panel when web/static/games/<id>.js has one.
+// whose turn it is, the seats, the game's board (board.js draws its parts: docs/boards.md),
+// scores with a chart of the match, the story so far, and the game's own panel when
+// web/static/games/<id>.js has one.
 "use strict";
 
 (() => {
   const {el, fill, live, gamePanel, showConnection, COLORS} = window.Mutiny;
+  const {draw: drawBoard, marker} = window.MutinyBoard;
   const $ = (id) => document.getElementById(id);
+  // Parts that read best beside the table than on it: the story and charts.
+  const SIDE_PARTS = new Set(["log", "chart"]);
+  let announced = "";
 
   function nameOf(names, seat) {
     return (names && names[seat]) || `Seat ${seat + 1}`;
@@ -22,12 +27,16 @@
     $("game-title").textContent = title;
     document.querySelector(".tv-brand").hidden = title === "Mutiny Table";
     document.title = `${title} - table`;
-    $("headline").textContent = summary.headline ||
+    // The board's headline, when it has one, is the bar's (the summary's otherwise).
+    const top = ((match && payload.board) || []).find((part) => part.part === "headline");
+    $("headline").textContent = (top && top.text) || summary.headline ||
       (match ? "" : "Waiting for a game: the host or seat 1 picks one.");
 
-    // In the middle of the felt: the result, whose turn, the public lines, the game panel.
+    const board = (match && payload.board) || [];
+    const has = (kind) => board.some((part) => part.part === kind);
+    // The result: the board's own result part tells it when there is one.
     const result = $("result");
-    if (match && match.over) {
+    if (match && match.over && !has("result")) {
       const winners = ((match.result && match.result.winners) || []).map((s) => nameOf(names, s));
       result.textContent = winners.length
         ? `${winners.join(" & ")} ${winners.length > 1 ? "win" : "wins"}!`
@@ -39,6 +48,7 @@
     } else {
       result.hidden = true;
     }
+    announce(match, names);
     const turn = (match && !match.over && summary.turn) || [];
     const turnBox = $("turn");
     if (match && match.paused) {
@@ -48,19 +58,32 @@
       turnBox.textContent = turn.length ? `Turn: ${turn.map((s) => nameOf(names, s)).join(", ")}` : "";
       turnBox.hidden = !turn.length;
     }
-    // The public lines sit on the felt; when the game draws a panel of its own there,
-    // they move to the side.
-    fill($("lines"), (summary.lines || []).map((line) => el("li", {}, line)));
-    fill($("notes"), (summary.lines || []).map((line) => el("li", {}, line)));
+    // The board: on the felt, with the story and charts at the side.
+    const ctx = {where: "table", names};
+    drawBoard($("board"), board.filter((part) => !SIDE_PARTS.has(part.part) && part.part !== "headline"), ctx);
+    drawBoard($("side-board"), board.filter((part) => SIDE_PARTS.has(part.part)), ctx);
     gamePanel("table", match, $("game-panel"), payload).then((drawn) => {
       document.body.classList.toggle("has-panel", drawn);
-      $("notes-card").hidden = !drawn || !(summary.lines || []).length;
     });
     drawLobby(payload);
     drawSeats(table, match, summary, names, turn);
     drawScores(summary, names, payload.history || [], match);
-    drawTallies(summary.tallies || []);
-    $("help").hidden = !!(match && (summary.scores || (summary.tallies || []).length));
+    drawTallies(has("tally") ? [] : summary.tallies || []);
+    $("help").hidden = !!match;
+  }
+
+  // Say a result once to a screen reader (the headline is a polite live region already).
+  function announce(match, names) {
+    let text = "";
+    if (match && match.over && match.result) {
+      const winners = (match.result.winners || []).map((s) => nameOf(names, s));
+      text = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`
+                            : "The match has ended.";
+    }
+    if (text !== announced) {
+      announced = text;
+      $("announce").textContent = text;
+    }
   }
 
   function drawLobby(payload) {
@@ -73,7 +96,7 @@
     lobby.hidden = false;
   }
 
-  // Seats sit round the felt, seat 1 at the bottom, going clockwise.
+  // The seats in a row along the top of the table, in seat order (clockwise).
   function drawSeats(table, match, summary, names, turn) {
     const count = Math.max(table.seats || 0, names.length);
     const players = match ? (match.names || []).length : count;
@@ -81,10 +104,6 @@
     const scores = summary.scores || null;
     const items = [];
     for (let seat = 0; seat < count; seat++) {
-      // On an ellipse that keeps every seat card inside the area and off the middle
-      // of the felt, where the game's own panel goes.
-      const angle = Math.PI / 2 + (seat * 2 * Math.PI) / count;
-      const cos = Math.cos(angle).toFixed(4), sin = Math.sin(angle).toFixed(4);
       const claimed = !!(table.claimed && table.claimed[seat]);
       const playing = seat < players;
       const classes = ["tv-seat"];
@@ -92,15 +111,14 @@
       if (!playing) classes.push("sitting-out");
       if (turn.includes(seat)) classes.push("turn");
       if (winners.includes(seat)) classes.push("winner");
-      const status = !playing ? "not playing" : claimed ? "joined" : "scan to join";
+      const status = !playing ? "not playing" : turn.includes(seat) ? "their turn"
+        : claimed ? "joined" : "scan to join";
       items.push(el("li", {
         class: classes.join(" "),
-        style: `left:calc(50% + ${cos} * (50% - var(--seat-w) / 2));` +
-               `top:calc(50% + ${sin} * (50% - var(--seat-h) / 2));` +
-               `--seat-color:${COLORS[seat % COLORS.length]}`,
+        style: `--seat-color:${COLORS[seat % COLORS.length]}`,
         dataset: {seat: String(seat)},
       },
-      el("span", {class: "tv-seat-no"}, `Seat ${seat + 1}`),
+      el("span", {class: "tv-seat-no"}, marker(seat), ` Seat ${seat + 1}`),
       el("span", {class: "tv-seat-name"}, nameOf(playing && match ? names : table.names, seat)),
       el("span", {class: "tv-seat-status"}, winners.includes(seat) ? "winner" : status),
       scores && playing && scores[seat] !== undefined && scores[seat] !== null
@@ -120,7 +138,7 @@
       class: value === top ? "lead" : "",
       style: `--seat-color:${COLORS[seat % COLORS.length]}`,
     },
-    el("i", {class: "swatch", "aria-hidden": "true"}),
+    marker(seat),
     el("span", {class: "who"}, nameOf(names, seat)),
     el("b", {}, String(value)))));
     fill($("chart"), window.Mutiny.scoreChart(history, names, summary.score_label || "Score"));

@@ -1,0 +1,252 @@
+// Board parts: one renderer for what a game describes (companion/engine/board.py,
+// docs/boards.md), drawn the same way on the table display and on the phones.
+//   MutinyBoard.draw(holder, parts, {me, where})  draw a list of parts into holder
+//   MutinyBoard.part(part, ctx)                    one part as a DOM node
+//   MutinyBoard.hasScript(gameId)                  whether web/static/games/<id>.js exists
+// Every word is drawn whole, as the game wrote it; seats get their colour and marker.
+"use strict";
+
+window.MutinyBoard = (() => {
+  const {el, svg, fill, COLORS, MARKERS, scoreChart} = window.Mutiny;
+
+  const hasScript = (id) => window.Mutiny.hasGameScript(id);
+
+  const colorOf = (seat) => COLORS[((seat % COLORS.length) + COLORS.length) % COLORS.length];
+  const markerOf = (seat) => MARKERS[((seat % MARKERS.length) + MARKERS.length) % MARKERS.length];
+  const seatStyle = (seat) => (typeof seat === "number" ? `--seat-color:${colorOf(seat)}` : null);
+
+  // A seat's marker: a coloured shape that tells seats apart without colour too.
+  function marker(seat) {
+    if (typeof seat !== "number") return null;
+    return el("span", {class: "seat-mark", style: seatStyle(seat), "aria-hidden": "true"},
+      markerOf(seat));
+  }
+
+  function heading(title, level) {
+    return title ? el(level || "h3", {class: "part-title"}, title) : null;
+  }
+
+  const shown = (value) => (value === null || value === undefined ? "" : String(value));
+
+  // -- parts --------------------------------------------------------------------------
+  const draw = {
+    headline(part) {
+      return el("p", {class: "part-headline", dataset: {tone: part.tone || ""}}, part.text);
+    },
+
+    text(part) {
+      return el("section", {class: "part-text", dataset: {tone: part.tone || ""}},
+        heading(part.title), (part.lines || []).map((line) => el("p", {}, line)));
+    },
+
+    facts(part) {
+      return el("section", {class: "part-facts"}, heading(part.title),
+        el("dl", {}, (part.items || []).map(([label, value]) =>
+          el("div", {class: "fact"}, el("dt", {}, label), el("dd", {}, shown(value))))));
+    },
+
+    card(part) {
+      const words = part.down
+        ? `Face down${part.back ? ` (${part.back})` : ""}`
+        : [part.face, part.value !== undefined ? shown(part.value) : "", part.detail]
+            .filter(Boolean).join(", ");
+      const label = [part.label, words, part.state].filter(Boolean).join(": ");
+      return el("figure", {
+        class: "part-card" + (part.down ? " down" : " up"),
+        dataset: {state: part.state || "", kind: part.kind || ""},
+        style: seatStyle(part.seat), role: "img", "aria-label": label,
+      },
+      el("div", {class: "card-body", "aria-hidden": "true"},
+        part.down
+          ? el("span", {class: "card-back"}, part.back || "")
+          : [part.value !== undefined ? el("span", {class: "card-value"}, shown(part.value)) : null,
+             el("span", {class: "card-face"}, part.face),
+             part.detail ? el("span", {class: "card-detail"}, part.detail) : null]),
+      part.label ? el("figcaption", {"aria-hidden": "true"}, part.label) : null);
+    },
+
+    cards(part, ctx) {
+      const items = part.items || [];
+      return el("section", {class: "part-cards"}, heading(part.title),
+        items.length
+          ? el("div", {class: "card-row", role: "list"},
+              items.map((item) => el("div", {role: "listitem"}, one(item, ctx))))
+          : (part.empty ? el("p", {class: "part-empty"}, part.empty) : null));
+    },
+
+    grid(part, ctx) {
+      const cols = part.cols || 1, rows = part.rows || 1;
+      const rowNames = part.row_names || [], colNames = part.col_names || [];
+      const cells = part.cells || [];
+      const head = colNames.length
+        ? el("thead", {}, el("tr", {}, rowNames.length ? el("td", {}) : null,
+            colNames.map((name) => el("th", {scope: "col"}, name))))
+        : null;
+      const body = [];
+      for (let r = 0; r < rows; r++) {
+        const line = [];
+        if (rowNames.length) line.push(el("th", {scope: "row"}, rowNames[r]));
+        for (let c = 0; c < cols; c++) {
+          const cell = cells[r * cols + c];
+          const place = [rowNames[r], colNames[c]].filter(Boolean).join("");
+          line.push(el("td", {dataset: {place}},
+            cell === null || cell === undefined
+              ? el("span", {class: "grid-empty", "aria-label": `${place}: no card`}, "")
+              : typeof cell === "object" ? one(cell, ctx) : el("span", {class: "grid-word"}, shown(cell))));
+        }
+        body.push(el("tr", {}, line));
+      }
+      return el("section", {class: "part-grid", style: `--cols:${cols}`}, heading(part.title),
+        el("div", {class: "grid-scroll"},
+          el("table", {"aria-label": part.title || `A grid of ${rows} by ${cols}`}, head,
+            el("tbody", {}, body))));
+    },
+
+    dice(part) {
+      const faces = part.faces || [];
+      const held = part.held || [];
+      const tones = part.tones || [];
+      const allHidden = faces.length && faces.every((f) => f === null || f === undefined);
+      return el("section", {class: "part-dice", style: seatStyle(part.seat)}, heading(part.title),
+        el("ol", {class: "dice-row", "aria-label": part.title || "Dice"},
+          faces.map((face, i) => die(face, !!held[i], tones[i] || "", i))),
+        allHidden && part.hidden ? el("p", {class: "part-empty"}, part.hidden) : null);
+    },
+
+    ledger(part) {
+      const turn = new Set(part.turn || []), out = new Set(part.out || []);
+      const winners = new Set(part.winners || []);
+      const columns = part.columns || [];
+      return el("section", {class: "part-ledger"}, heading(part.title),
+        el("table", {},
+          el("thead", {}, el("tr", {}, el("th", {scope: "col"}, "Seat"),
+            columns.map((c) => el("th", {scope: "col"}, c)))),
+          el("tbody", {}, (part.rows || []).map((row) => {
+            const classes = [];
+            if (turn.has(row.seat)) classes.push("turn");
+            if (out.has(row.seat)) classes.push("out");
+            if (winners.has(row.seat)) classes.push("winner");
+            return el("tr", {class: classes.join(" "), dataset: {seat: String(row.seat)},
+                             style: seatStyle(row.seat)},
+              el("th", {scope: "row"}, marker(row.seat), el("span", {class: "who"}, row.name),
+                turn.has(row.seat) ? el("span", {class: "tag"}, "turn") : null,
+                winners.has(row.seat) ? el("span", {class: "tag"}, "winner") : null,
+                out.has(row.seat) ? el("span", {class: "tag"}, "out") : null,
+                row.note ? el("span", {class: "note"}, row.note) : null),
+              (row.values || []).map((v) => el("td", {}, shown(v))));
+          }))));
+    },
+
+    seats(part) {
+      return el("section", {class: "part-seats"}, heading(part.title),
+        el("ul", {}, (part.people || []).map((p) => el("li", {
+          class: [p.turn ? "turn" : "", p.out ? "out" : "", p.winner ? "winner" : ""].join(" ").trim(),
+          style: seatStyle(p.seat), dataset: {seat: String(p.seat)},
+        }, marker(p.seat), el("b", {}, p.name), p.role ? el("span", {class: "role"}, p.role) : null,
+          p.note ? el("span", {class: "note"}, p.note) : null))));
+    },
+
+    ballots(part, ctx) {
+      const total = part.total || 0, cast = part.cast || 0;
+      const slots = [];
+      for (let i = 0; i < total; i++) slots.push(el("i", {class: i < cast ? "in" : ""}));
+      return el("section", {class: "part-ballots"}, heading(part.title),
+        el("p", {class: "ballot-count"}, el("b", {}, `${cast} of ${total}`), " ballots in"),
+        el("div", {class: "ballot-box", "aria-hidden": "true"}, slots),
+        part.done ? el("p", {class: "ballot-done"}, part.done.length
+          ? ["Voted: ", part.done.map((s) => nameOf(ctx, s)).join(", ")] : "Nobody has voted yet") : null);
+    },
+
+    tally(part) {
+      const rows = part.rows || [];
+      const most = Math.max(1, ...rows.map((row) => Number(row[1]) || 0));
+      return el("section", {class: "part-tally"}, heading(part.title),
+        el("ol", {}, rows.map(([label, n]) => el("li", {},
+          el("span", {class: "who"}, String(label)),
+          el("span", {class: "tally-bar", "aria-hidden": "true"},
+            el("i", {style: `width:${(100 * (Number(n) || 0)) / most}%`})),
+          el("b", {}, shown(n))))),
+        part.note ? el("p", {class: "part-empty"}, part.note) : null);
+    },
+
+    log(part, ctx) {
+      const lines = part.lines || [];
+      const max = ctx.where === "table" ? 8 : lines.length;
+      const list = el("ol", {class: "log-lines", "aria-live": ctx.where === "table" ? "polite" : "off"},
+        lines.slice(-max).map((line) => el("li", {}, line)));
+      if (ctx.where === "phone") {
+        // On a phone the story folds away: the decision comes first.
+        return el("details", {class: "part-log"},
+          el("summary", {}, part.title || "What happened", ` (${lines.length})`), list);
+      }
+      return el("section", {class: "part-log"}, heading(part.title || "What happened"),
+        lines.length ? list : el("p", {class: "part-empty"}, "Nothing yet."));
+    },
+
+    result(part) {
+      const winners = new Set(part.winners || []);
+      const names = part.names || [];
+      const scores = part.scores || null;
+      return el("section", {class: "part-result", role: "status"},
+        el("p", {class: "result-title"}, part.title),
+        (part.lines || []).map((line) => el("p", {}, line)),
+        scores ? el("ol", {class: "result-scores", "aria-label": part.score_label || "Scores"},
+          scores.map((v, seat) => el("li", {class: winners.has(seat) ? "winner" : "",
+                                            style: seatStyle(seat)},
+            marker(seat), el("span", {class: "who"}, names[seat] || `Seat ${seat + 1}`),
+            el("b", {}, shown(v))))) : null);
+    },
+
+    chart(part) {
+      return el("figure", {class: "part-chart"}, heading(part.title),
+        scoreChart(part.points || [], part.names || [], part.label || "Score"));
+    },
+
+    group(part, ctx) {
+      return el("section", {class: "part-group" + (part.layout === "row" ? " row" : "")},
+        heading(part.title), el("div", {class: "group-parts"},
+          (part.parts || []).map((child) => one(child, ctx))));
+    },
+  };
+
+  function nameOf(ctx, seat) {
+    return (ctx.names && ctx.names[seat]) || `Seat ${seat + 1}`;
+  }
+
+  // Pips for 1-6 on a 30x30 face; a word for anything else.
+  const PIPS = {1: [[15, 15]], 2: [[8, 8], [22, 22]], 3: [[8, 8], [15, 15], [22, 22]],
+                4: [[8, 8], [22, 8], [8, 22], [22, 22]],
+                5: [[8, 8], [22, 8], [15, 15], [8, 22], [22, 22]],
+                6: [[8, 8], [22, 8], [8, 15], [22, 15], [8, 22], [22, 22]]};
+  function die(face, held, tone, index) {
+    const unknown = face === null || face === undefined;
+    const words = unknown ? "not shown" : String(face);
+    const pips = typeof face === "number" && PIPS[face];
+    return el("li", {class: "die" + (held ? " held" : "") + (unknown ? " unknown" : ""),
+                     dataset: {tone}, "aria-label": `Die ${index + 1}: ${words}${held ? ", held" : ""}`},
+      pips
+        ? svg("svg", {viewBox: "0 0 30 30", "aria-hidden": "true"},
+            pips.map(([cx, cy]) => svg("circle", {cx, cy, r: 3.2, fill: "currentColor"})))
+        : el("span", {class: "die-word", "aria-hidden": "true"}, unknown ? "?" : words),
+      held ? el("span", {class: "die-held", "aria-hidden": "true"}, "held") : null);
+  }
+
+  function one(part, ctx) {
+    const maker = part && draw[part.part];
+    if (!maker) return null;  // a kind this page does not know: left out, never guessed
+    const node = maker(part, ctx);
+    if (node && node.dataset) node.dataset.part = part.part;
+    return node;
+  }
+
+  // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
+  // names: seat names (for ballots' "done")}. Returns whether anything was drawn.
+  function drawParts(holder, parts, ctx) {
+    const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
+    fill(holder, nodes);
+    holder.hidden = nodes.length === 0;
+    return nodes.length > 0;
+  }
+
+  return {draw: drawParts, part: one, hasScript, colorOf, markerOf, marker};
+})();
