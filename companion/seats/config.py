@@ -2,7 +2,7 @@
 
     [table]                      # optional; these are the defaults
     hold_time = 0.6              # seconds select must be held to show private lines
-    bounce_ms = 30               # edges closer than this to the last one are bounce
+    bounce_ms = 30               # a level counts once stable this long (ms)
     dim_after = 300              # seconds without activity before a screen dims (0: never)
     browse_timeout = 4           # seconds a secret label stays visible after a press
     contrast = 0xCF              # lit contrast, 0-255
