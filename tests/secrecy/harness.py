@@ -123,6 +123,20 @@ class Twins:
         for side in self.sides:
             side.choose(seat, wanted)
 
+    def until(self, done: Callable[[Any], bool], pick: Wanted = lambda action: True,
+              limit: int = 300) -> None:
+        """Play both tables on alike, the first acting seat making its first choice that
+        ``pick`` accepts (else its first choice), until ``done(match)``."""
+        for _ in range(limit):
+            if done(self.one.match):
+                assert done(self.two.match)
+                return
+            seat = self.one.match.acting()[0]
+            offered = [c.action for c in self.one.hardware[seat].display.choices]
+            wanted = next((a for a in offered if pick(a)), offered[0])
+            self.both(seat, lambda action, wanted=wanted: action == wanted)
+        raise AssertionError(f"not reached in {limit} moves: {self.one.match.step()}")
+
     def assert_same(self, *, private: Iterable[int] = ()) -> None:
         """Nobody but the ``private`` seats' own phones can tell the two tables apart."""
         private = tuple(private)
