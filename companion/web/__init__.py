@@ -29,7 +29,8 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     app.extensions["mutiny"] = {"table": table, "hub": hub, "screens": screens or hub,
                                 "sim": sim, "pin": table.pin}
 
-    from companion.web import api, home, pages
+    from companion.web import api, home, pages, static_files
+    static_files.install(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
