@@ -9,15 +9,17 @@
 #   1. host tools   debootstrap, and qemu-user-static + binfmt-support for a foreign arch
 #   2. binfmt       qemu-aarch64 registered with the kernel, so the root's programs run
 #   3. root         debootstrap --foreign, then its second stage inside the root (cached)
-#   4. install      hardware/install.sh inside the root, with the commands that need a
+#   4. copy         a fresh copy of that root to work in, so every run installs from scratch
+#   5. install      hardware/install.sh inside the copy, with the commands that need a
 #                   running Pi (systemctl, nmcli, raspi-config, hostnamectl) stubbed
-#   5. wheel        the project's wheel with its dependencies, for the root's architecture,
+#   6. wheel        the project's wheel with its dependencies, for the root's architecture,
 #                   from the package index, into a venv of its own
-#   6. doctor       `mutiny doctor --backend sim` from the installed service's venv
-#   7. engine tests pytest tests/engine against the installed wheel
+#   7. doctor       `mutiny doctor --backend sim` from the installed service's venv
+#   8. engine tests pytest tests/engine against the installed wheel: the unit tests, then
+#                   the contract playouts for at most --contract-minutes (default 30)
 #
-# The root is kept in $CACHE (default /var/cache/mutiny-arm-root/SUITE-ARCH), so a rerun
-# starts at stage 4. A summary with every stage's time and verdict ends the output.
+# The root is kept in /var/cache/mutiny-arm-root/SUITE-ARCH (MUTINY_ARM_ROOT_CACHE), so a
+# rerun starts at stage 4. A summary with every stage's time and verdict ends the output.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,7 +30,10 @@ ARCH=arm64
 MIRROR=http://deb.debian.org/debian
 CACHE_BASE=${MUTINY_ARM_ROOT_CACHE:-/var/cache/mutiny-arm-root}
 ROOT=""
+WORK=""
 FRESH=0
+CONTRACT_MINUTES=30
+MOUNTS=/proc/mounts
 
 #: Where, inside the root, the check keeps what it brings in.
 STUB_DIR=/usr/local/lib/mutiny-check/stubs
@@ -196,7 +201,7 @@ build_root() {
         say "cached: $ROOT ($(cat "$ROOT/.mutiny-root-ready"))"
         return 0
     fi
-    rm -rf "$ROOT"
+    remove_root "$ROOT"
     mkdir -p "$ROOT"
     local first second
     first=$(date +%s)
@@ -209,6 +214,25 @@ build_root() {
         "$(date -u +%FT%TZ)" $((second - first)) $(($(date +%s) - second)) \
         > "$ROOT/.mutiny-root-ready"
     say "built: $(cat "$ROOT/.mutiny-root-ready")"
+}
+
+# remove_root DIR: delete a root, never one with anything still mounted in it (a bind
+# mount of /dev would take the host's /dev with it).
+remove_root() {
+    [ -e "$1" ] || return 0
+    if awk -v dir="$1/" 'index($2 "/", dir) == 1 { found = 1 } END { exit !found }' "$MOUNTS"; then
+        echo "arm-root-check: something is still mounted below $1; not removing it" >&2
+        return 1
+    fi
+    rm -rf --one-file-system "$1"
+}
+
+# copy_root: a fresh working copy of the cached root (the cache stays as debootstrap left it).
+copy_root() {
+    unmount_root "$WORK"
+    remove_root "$WORK"
+    cp -a "$ROOT" "$WORK"
+    say "copied: $ROOT -> $WORK ($(du -sh "$WORK" | cut -f1))"
 }
 
 mount_root() {
@@ -226,10 +250,11 @@ mount_root() {
     cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 }
 
+# unmount_root [DIR]: undo mount_root (lazily: a process still inside cannot block it).
 unmount_root() {
-    local fs
+    local dir=${1:-$ROOT} fs
     for fs in dev/pts dev sys proc; do
-        if mountpoint -q "$ROOT/$fs"; then umount -l "$ROOT/$fs" || true; fi
+        if mountpoint -q "$dir/$fs"; then umount -l "$dir/$fs" || true; fi
     done
 }
 
@@ -291,16 +316,21 @@ doctor() {
 
 engine_tests() {
     # From a folder of the tests alone, so `companion` is the installed wheel's.
+    # The contract playouts are most of the time (under qemu, hours): they get a limit.
     in_root bash -c "set -e
         rm -rf /tmp/check && mkdir -p /tmp/check
-        cp -r $CHECK_SRC/tests $CHECK_SRC/pyproject.toml /tmp/check/
+        cp -r $CHECK_SRC/tests $CHECK_SRC/docs $CHECK_SRC/pyproject.toml /tmp/check/
         cd /tmp/check
-        $CHECK_VENV/bin/python -c 'import companion, sys; print(sys.platform, companion.__file__)'
-        $CHECK_VENV/bin/python -m pytest tests/engine -q -p no:cacheprovider"
+        $CHECK_VENV/bin/python -c 'import companion, platform; print(platform.machine(), companion.__file__)'
+        $CHECK_VENV/bin/python -m pytest tests/engine -q -p no:cacheprovider -k 'not random_playouts'
+        echo '-- the contract playouts, for at most $CONTRACT_MINUTES minutes:'
+        timeout ${CONTRACT_MINUTES}m $CHECK_VENV/bin/python -m pytest tests/engine/test_contract.py \
+            -v -p no:cacheprovider --durations=5 ||
+            { rc=\$?; [ \$rc = 124 ] && echo '-- time limit reached (the passes above stand)'; exit \$rc; }"
 }
 
 usage() {
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
     cat <<'USAGE'
 Options:
   --suite NAME     Debian suite of the root (bookworm, trixie)
@@ -308,6 +338,7 @@ Options:
   --root DIR       keep the root here instead of the cache folder
   --mirror URL     Debian mirror (default http://deb.debian.org/debian)
   --fresh          build the root again even if one is cached
+  --contract-minutes N   time limit of the contract playouts (default 30)
 USAGE
 }
 
@@ -319,6 +350,7 @@ main() {
             --root) ROOT=$2; shift 2 ;;
             --mirror) MIRROR=$2; shift 2 ;;
             --fresh) FRESH=1; shift ;;
+            --contract-minutes) CONTRACT_MINUTES=$2; shift 2 ;;
             -h|--help) usage; exit 0 ;;
             *) echo "arm-root-check: unknown option $1 (see --help)" >&2; exit 2 ;;
         esac
@@ -331,10 +363,14 @@ main() {
     QEMU=$(qemu_arch "$ARCH")
     [ "$FRESH" = 0 ] || rm -f "$ROOT/.mutiny-root-ready"
     say "Checking the install on Debian $SUITE $ARCH${QEMU:+ (emulated by qemu-$QEMU)} in $ROOT"
-    trap unmount_root EXIT
+    WORK=$ROOT.work
     stage "host tools" host_tools || exit 1
     if [ -n "$QEMU" ]; then stage binfmt binfmt || exit 1; fi
     stage root build_root || exit 1
+    stage copy copy_root || exit 1
+    # From here on every command works in the copy.
+    ROOT=$WORK
+    trap unmount_root EXIT
     mount_root
     bring_in
     stage install install_in_root || true

@@ -131,3 +131,19 @@ def test_help_and_a_wrong_option():
     wrong = subprocess.run(["bash", str(CHECK), "--frobnicate"], capture_output=True,
                            text=True)
     assert wrong.returncode == 2 and "unknown option --frobnicate" in wrong.stderr
+
+
+def test_a_root_with_anything_mounted_in_it_is_never_removed(tmp_path):
+    """A bind mount of /dev inside the root would take the host's /dev with it."""
+    root = tmp_path / "bookworm-arm64.work"
+    (root / "dev").mkdir(parents=True)
+    (root / "etc").mkdir()
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"proc /proc proc rw 0 0\nudev {root}/dev devtmpfs rw 0 0\n")
+    kept = sourced(f'MOUNTS="{mounts}"; remove_root "{root}"')
+    assert kept.returncode == 1 and "still mounted below" in kept.stderr
+    assert (root / "etc").is_dir()
+    # A mount of a sibling whose name starts the same is not inside it.
+    mounts.write_text(f"udev {root}-other/dev devtmpfs rw 0 0\n")
+    removed = sourced(f'MOUNTS="{mounts}"; remove_root "{root}"')
+    assert removed.returncode == 0 and not root.exists()
