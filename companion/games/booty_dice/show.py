@@ -154,8 +154,9 @@ def summary(view: dict[str, Any]) -> dict[str, Any]:
     if view.get("result"):
         headline = view["result"]["reason"] or "Game over"
     else:
-        headline = f"{names[roller]} is rolling (roll {state['rolls']} of {MAX_ROLLS})"
-    lines = [f"{names[s]}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
+        headline = (f"{kit.seat_name(names, roller)} is rolling"
+                    f" (roll {state['rolls']} of {MAX_ROLLS})")
+    lines = [f"{kit.seat_name(names, s)}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
              f"{kit.plural(state['shields'][s], 'Shield')}"
              + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
     treasure = "endless" if state["treasure"] is None else state["treasure"]

@@ -1,6 +1,6 @@
 // Booty Dice's own panels: the six dice and every pirate's Lives, Shields and Doubloons.
 // Everything in Booty Dice is public, so the table and the phones draw the same things
-// (companion/games/booty_dice.py view(): dice, held, lives, shields, doubloons, roller,
+// (companion/games/booty_dice/rules.py view(): dice, held, lives, shields, doubloons, roller,
 // rolls, treasure, war_chest, locker, alive, step).
 "use strict";
 
