@@ -16,10 +16,12 @@ from cheroot import wsgi
 
 from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
+from companion.errors import MutinyError
 from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
 from companion.seats.pods import pod_report
 from companion.table import Table
 from companion.web import create_app
+from companion.web.gate import ClientCount, CountedConnection, Gate
 from companion.web.live import Connection, Hub
 
 log = logging.getLogger("mutiny")
@@ -77,9 +79,12 @@ class Server:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.
             seat.when_changed = self.screens.publish
+        # More names the Pi answers to (besides its addresses, localhost and its mDNS
+        # names), e.g. MUTINY_HOSTS=table.example,pirates.lan
+        names = [n.strip() for n in os.environ.get("MUTINY_HOSTS", "").split(",") if n.strip()]
         self.app = create_app(self.table, self.hub,
                               sim=self.hardware if backend == "sim" else None,
-                              screens=self.screens)
+                              screens=self.screens, config={"MUTINY_HOSTS": names})
         self.http = HttpServer(host, options.port, self.app)
         self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
         self.table.refresh()  # the join codes now carry the real address
@@ -92,6 +97,11 @@ class Server:
     def start_table(self) -> None:
         """Resume the unfinished match, or start the one asked for, or show the lobby."""
         resumed = self.table.resume()
+        if resumed is None:
+            # No match to play on: a new game night. Every join link, phone and cookie
+            # of an earlier night stops working (docs/security.md).
+            self.table.access.new_night()
+            self.table.refresh()
         if resumed is not None:
             if self.options.game and self.options.game != resumed.game.spec.id:
                 log.warning("resuming the unfinished %s match instead of a new %s;"
@@ -149,25 +159,38 @@ class Server:
 
 
 class HttpServer:
-    """The HTTP server: cheroot's WSGI server with a pool of threads.
+    """The HTTP server: cheroot's WSGI server with a pool of threads, behind a gate.
 
     Connections are kept alive between requests (a phone's next action does not open a
     new connection), and a thread of the pool serves each request, or each live stream
-    for as long as it is open: the pool is sized for every phone, table display and
-    host page of an 8-seat table several times over, and the hub refuses streams past
-    :data:`companion.web.live.MAX_STREAMS` so actions always find a free thread.
+    for as long as it is open. The pool is sized for every stream the app admits
+    (:data:`companion.web.api.STREAM_SLOTS`) plus requests being answered, and the gate
+    (:mod:`companion.web.gate`) hands a thread only a request that has arrived whole, and
+    bounds the connections of each client: a slow or greedy client cannot take the
+    threads that players need.
     """
 
     #: Threads in the pool: live streams plus requests being answered.
-    THREADS = 64
+    THREADS = 80
     #: Seconds a connection may stay silent (a stalled write to a phone fails then).
     TIMEOUT = 15
+    #: Connections the kernel queues before the server accepts them.
+    BACKLOG = 128
 
     def __init__(self, host: str, port: int, app: Any):
+        limit = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 64 * 1024
         self._server = _Cheroot((host, port), app, numthreads=self.THREADS,
-                                server_name="mutiny", timeout=self.TIMEOUT)
-        self._server.keep_alive_conn_limit = self.THREADS
-        self._server.prepare()  # binds now: port 0 becomes a real port
+                                server_name="mutiny", timeout=self.TIMEOUT,
+                                request_queue_size=self.BACKLOG, body_limit=limit)
+        self._server.keep_alive_conn_limit = None  # the gate bounds each client instead
+        try:
+            self._server.prepare()  # binds now: port 0 becomes a real port
+        except OSError as exc:
+            self._server.gate.stop()
+            raise MutinyError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                f" (is another `mutiny serve` running? choose another port with"
+                f" --port)") from None
         self.host, self.port = self._server.bind_addr[:2]
 
     def serve_forever(self) -> None:
@@ -176,14 +199,29 @@ class HttpServer:
 
     def shutdown(self) -> None:
         """Stop serving and close the listening socket (idempotent)."""
+        self._server.gate.stop()
         if self._server.ready:
             self._server.stop()
 
 
 class _Cheroot(wsgi.Server):
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, body_limit: int, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.gateway = _Gateway
+        self.clients = ClientCount()
+        self.ConnectionClass = type("Connection", (CountedConnection,),
+                                    {"counter": self.clients})
+        self.gate = Gate(super().process_conn, body_limit)
+
+    def process_conn(self, conn: Any) -> None:
+        # Every connection passes here when it has something to read: new ones are
+        # counted against their client first.
+        if not getattr(conn, "_admitted", False):
+            conn._admitted = True
+            if not self.clients.admit(conn):
+                self.clients.refuse(conn)
+                return
+        self.gate.offer(conn)
 
     def error_log(self, msg: str = "", level: int = 20, traceback: bool = False) -> None:
         # Into the log like everything else (cheroot writes to stderr by default).

@@ -72,7 +72,9 @@ def keep_aside(path: Path, why: str) -> Path:
     the same damage found at the next start is already kept there, and other damage
     gets a folder of its own."""
     present = [p for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)) if p.exists()]
-    changed = max((p.stat().st_mtime for p in present), default=time.time())
+    # (-shm is left out: it is SQLite's index of the WAL, rewritten by any reader)
+    changed = max((p.stat().st_mtime for p in present if not p.name.endswith("-shm")),
+                  default=time.time())
     stamp = datetime.datetime.fromtimestamp(changed, datetime.timezone.utc)
     folder = path.with_name(f"{path.name}.damaged-{stamp:%Y%m%d-%H%M%S}")
     try:

@@ -66,7 +66,11 @@ class Payloads:
     """Every viewer's latest payload (with its serial and JSON text), every viewer's
     turn version and the match's score chart. The table calls it under its lock."""
 
-    def __init__(self) -> None:
+    def __init__(self, first_version: int = 0) -> None:
+        """``first_version``: where turn versions start, above every version of an
+        earlier boot (``SeatAccess.first_version``), so an action sent before a restart
+        is refused as stale after it."""
+        self.first_version = first_version
         #: The score chart of the match being played: ``[point, score per seat...]``.
         self.history: list[list[float]] = []
         self._turn: dict[Viewer, int] = {}
@@ -78,7 +82,7 @@ class Payloads:
 
     def copy(self) -> "Payloads":
         """An independent copy (payloads are replaced, never changed in place)."""
-        twin = Payloads()
+        twin = Payloads(self.first_version)
         twin.history = [list(point) for point in self.history]
         twin._turn, twin._choices = dict(self._turn), dict(self._choices)
         twin._built = dict(self._built)
@@ -88,12 +92,12 @@ class Payloads:
     # -- turn versions ------------------------------------------------------------------
     def turn(self, viewer: Viewer) -> int:
         """``viewer``'s turn version now."""
-        return self._turn.get(viewer, 0)
+        return self._turn.get(viewer, self.first_version)
 
     def acted(self, viewer: Viewer) -> int:
         """``viewer`` acted: its version moves even where its choices look the same, so
         a double tap cannot act twice. Returns the new version."""
-        self._turn[viewer] = self._turn.get(viewer, 0) + 1
+        self._turn[viewer] = self._turn.get(viewer, self.first_version) + 1
         return self._turn[viewer]
 
     def _offered(self, viewer: Viewer, choices: list[dict[str, Any]]) -> None:

@@ -54,7 +54,7 @@ class Table:
         self._lock = threading.RLock()
         self._claimed: set[int] = set()
         self._last_error: dict[int, str] = {}
-        self._payloads = Payloads()
+        self._payloads = Payloads(self.access.first_version)
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
         settle = getattr(hub, "wait_sent", None)
         self._screens = ScreenPainter(self.devices, settle) if background_screens else None
@@ -106,6 +106,7 @@ class Table:
             if self.match is not None and not self.match.is_over:
                 raise ActionRejected("not_now", "a match is being played; end it first")
             names = names or self.access.names()[:players]
+            self.access.new_match()  # last match's join codes stop working (security.md)
             self.match = Match.create(game, players, options, seed=seed, names=names,
                                       clock=self.clock, journal=self.journal)
             self._payloads.history = []
@@ -189,6 +190,13 @@ class Table:
                 self._claimed.discard(seat)
             self.refresh()
             return self.join_url(seat)
+
+    def tell(self, seat: int, message: str) -> None:
+        """Show ``message`` on the seat's screen and phones until its next press (a
+        phone joined the seat: docs/security.md)."""
+        with self._lock:
+            self._last_error[seat] = message
+            self.refresh()
 
     def rename(self, seat: int, name: str) -> None:
         with self._lock:

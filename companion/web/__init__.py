@@ -29,12 +29,12 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     app.extensions["mutiny"] = {"table": table, "hub": hub, "screens": screens or hub,
                                 "sim": sim, "pin": table.pin}
 
-    from companion.web import api, home, pages, static_files
+    from companion.web import api, guard, home, pages, static_files
+    guard.install(app)
     static_files.install(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    pages.register_portal_fallback(app)
     if sim is not None:
         from companion.web import sim as sim_pages
         app.register_blueprint(sim_pages.bp)

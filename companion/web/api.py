@@ -7,12 +7,13 @@ status and leaves the match unchanged.
 from __future__ import annotations
 
 import io
+import threading
 from typing import Any
 
 import segno
 from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
-from companion.access import PinLocked
+from companion.access import PHONES_PER_SEAT, PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
 from companion.errors import MutinyError, UnknownGame
 from companion.table.lobby import game_specs
@@ -27,7 +28,8 @@ STATUS = {
     "unknown_field": 400, "bad_value": 400, "bad_seats": 400, "bad_option": 400,
     "unknown_option": 400, "bad_names": 400, "unknown_game": 400, "unknown_action": 400,
     "no_seat": 401, "no_host": 401, "bad_pin": 401, "cross_site": 403,
-    "no_match": 404, "no_such_seat": 404, "too_large": 413, "json_only": 415,
+    "no_match": 404, "no_such_seat": 404, "no_such_phone": 404, "not_found": 404,
+    "bad_method": 405, "wrong_host": 403, "too_large": 413, "json_only": 415,
     "locked": 429, "busy": 503,
 }
 
@@ -81,6 +83,33 @@ def _guard_writes():
         g.body = body
 
 
+class StreamSlots:
+    """Live streams per kind of viewer, so that strangers cannot take the seats' and
+    the host's: each seat holds as many as it may hold phones, the host a few, and the
+    public streams (the table display, and anyone on the Wi-Fi) a pool of their own.
+    When the public pool is full the table display reads ``/api/public/view`` instead,
+    as every page does when refused (docs/security.md)."""
+
+    LIMITS = {"seat": PHONES_PER_SEAT, "host": 4, "public": 12, "sim": 4}
+
+    def __init__(self) -> None:
+        self._open: dict[Any, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, kind: str, viewer: Any) -> bool:
+        key = viewer if kind == "seat" else kind
+        with self._lock:
+            if self._open.get(key, 0) >= self.LIMITS.get(kind, 4):
+                return False
+            self._open[key] = self._open.get(key, 0) + 1
+            return True
+
+    def give_back(self, kind: str, viewer: Any) -> None:
+        key = viewer if kind == "seat" else kind
+        with self._lock:
+            self._open[key] = max(0, self._open.get(key, 0) - 1)
+
+
 def _table():
     return current_app.extensions["mutiny"]["table"]
 
@@ -129,7 +158,10 @@ def host_stream():
 
 def _stream(viewer):
     table = _table()
-    if _hub().is_full:  # the page asks /view and retries, backing off
+    slots = current_app.extensions["mutiny"].setdefault("slots", StreamSlots())
+    kind = "seat" if isinstance(viewer, int) else viewer
+    if _hub().is_full or not slots.take(kind, viewer):
+        # The page asks /view and retries, backing off.
         raise ApiError("busy", "too many live pages are open at this table")
     # The seat (or host) is checked once here and again on every event, so a replaced
     # token or a logout closes the stream instead of feeding it.
@@ -150,8 +182,10 @@ def _stream(viewer):
         # hub write this viewer's events straight to it.
         yield from hub.stream(build, connection=handover() if handover else None)
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(stream_with_context(events()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: slots.give_back(kind, viewer))  # however it ends
+    return response
 
 
 # -- acting ---------------------------------------------------------------------------
@@ -166,7 +200,7 @@ def seat_act():
 def host_login():
     pin = g.body.get("pin")
     try:
-        ok = auth.pin().check(pin)
+        ok = auth.pin().check(pin, client=request.remote_addr or "")
     except PinLocked as exc:
         raise ApiError("locked", str(exc), retry_after=round(exc.retry_after)) from None
     if not ok:
@@ -243,10 +277,31 @@ def host_kick(number: int):
     return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number), unclaim=True))
 
 
+@bp.get("/host/seats/<int:number>/phones")
+@auth.host_required
+def host_phones(number: int):
+    """The phones holding seat *n*: a short id, when each joined, what browser it is."""
+    return jsonify(phones=_table().access.phones(_seat_index(number)))
+
+
+@bp.post("/host/seats/<int:number>/phones/<phone>/revoke")
+@auth.host_required
+def host_revoke(number: int, phone: str):
+    seat = _seat_index(number)
+    if not _table().access.revoke(seat, phone):
+        raise ApiError("no_such_phone", f"seat {number} has no phone {phone}")
+    _table().tell(seat, "A phone was let go")
+    return jsonify(ok=True)
+
+
 @bp.get("/host/seats/<int:number>/qr.svg")
 @auth.host_required
 def host_qr(number: int):
-    url = _table().join_url(_seat_index(number))
+    seat = _seat_index(number)
+    url = _table().join_url(seat)
+    # A seat's live link is never handed out without the seat knowing: its screen and
+    # phones say so, and every phone that joins with it is shown there too.
+    _table().tell(seat, "Host showed your code")
     out = io.BytesIO()
     segno.make(url, error="l").save(out, kind="svg", scale=8, border=2, dark="#000",
                                     light="#fff")

@@ -1,14 +1,16 @@
 """Seat and host cookies, and the same-site check on every write.
 
-Cookies are signed with the table's key (kept next to the journal), HttpOnly and
-SameSite=Lax. A seat cookie names the seat and its token generation: replacing the
-seat's token makes it worthless. A host cookie names this run of the server: the PIN is
-new at every start, and so is the host's login.
+Cookies are signed with the table's key (kept next to the journal, new each game night),
+HttpOnly, and never hold a secret the server does not also keep: a seat cookie holds its
+phone's own grant (``SeatAccess.join``), which the host can revoke and which replacing
+the seat or a new night ends; a host cookie holds one login (``HostPin.open_session``),
+which logging out ends. Seat cookies are SameSite=Lax (a QR code opened from the camera
+is a cross-site navigation and must set it) and last a night at most; the host cookie is
+SameSite=Strict and lasts as long as the browser's session. See docs/security.md.
 """
 from __future__ import annotations
 
 import functools
-import secrets
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -17,6 +19,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 SEAT_COOKIE = "mutiny_seat"
 HOST_COOKIE = "mutiny_host"
+#: A seat cookie lasts one game night at most (a new night ends it sooner).
+SEAT_COOKIE_SECONDS = 16 * 3600
 #: Longest seat name kept; names are shown on 128-pixel screens.
 NAME_LENGTH = 24
 
@@ -33,29 +37,29 @@ def pin():
     return _ext()["pin"]
 
 
-def boot_id() -> str:
-    ext = _ext()
-    if "boot" not in ext:
-        ext["boot"] = secrets.token_hex(8)
-    return ext["boot"]
-
-
-def seat_from_cookie() -> int | None:
-    """The seat this browser holds, or None (no cookie, forged, or replaced)."""
-    raw = request.cookies.get(SEAT_COOKIE)
+def _signed(name: str, salt: str) -> Any:
+    raw = request.cookies.get(name)
     if not raw:
         return None
     try:
-        data = _signer("seat").loads(raw)
+        data = _signer(salt).loads(raw)
     except BadSignature:
         return None
-    if not isinstance(data, dict):
-        return None
-    seat, generation = data.get("s"), data.get("g")
-    access = _ext()["table"].access
-    if type(seat) is not int or not 0 <= seat < access.seats:
-        return None
-    return seat if generation == access.generation(seat) else None
+    return data if isinstance(data, dict) else None
+
+
+def phone_from_cookie() -> str | None:
+    """This phone's grant, as its cookie holds it (not yet checked against the table)."""
+    data = _signed(SEAT_COOKIE, "seat")
+    phone = data.get("p") if data else None
+    return phone if isinstance(phone, str) else None
+
+
+def seat_from_cookie() -> int | None:
+    """The seat this browser holds, or None (no cookie, forged, revoked, replaced, or
+    from another night)."""
+    phone = phone_from_cookie()
+    return None if phone is None else _ext()["table"].access.phone_seat(phone)
 
 
 def require_seat() -> int:
@@ -67,13 +71,8 @@ def require_seat() -> int:
 
 
 def is_host() -> bool:
-    raw = request.cookies.get(HOST_COOKIE)
-    if not raw:
-        return False
-    try:
-        return _signer("host").loads(raw) == {"b": boot_id()}
-    except BadSignature:
-        return False
+    data = _signed(HOST_COOKIE, "host")
+    return data is not None and pin().has_session(data.get("h"))
 
 
 def require_host() -> None:
@@ -95,25 +94,33 @@ def host_required(view: Callable[..., Any]) -> Callable[..., Any]:
 def still_allowed(viewer) -> Callable[[], bool]:
     """A check a long-lived stream repeats: is this browser still that viewer?"""
     if isinstance(viewer, int):
-        access = _ext()["table"].access
-        generation = access.generation(viewer)
-        return lambda: access.generation(viewer) == generation
+        access, phone = _ext()["table"].access, phone_from_cookie()
+        return lambda: access.phone_seat(phone) == viewer
+    if viewer == "host":
+        data, sessions = _signed(HOST_COOKIE, "host"), pin()
+        return lambda: data is not None and sessions.has_session(data.get("h"))
     return lambda: True
 
 
-def set_seat_cookie(response, seat: int) -> None:
-    access = _ext()["table"].access
-    value = _signer("seat").dumps({"s": seat, "g": access.generation(seat)})
-    response.set_cookie(SEAT_COOKIE, value, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="Lax", path="/")
+def set_seat_cookie(response, phone: str) -> None:
+    """Give this browser ``phone``'s grant (from ``SeatAccess.join``)."""
+    response.set_cookie(SEAT_COOKIE, _signer("seat").dumps({"p": phone}),
+                        max_age=SEAT_COOKIE_SECONDS, httponly=True, samesite="Lax",
+                        path="/")
 
 
 def set_host_cookie(response) -> None:
-    response.set_cookie(HOST_COOKIE, _signer("host").dumps({"b": boot_id()}),
+    """A new login: a session of its own, in a cookie that ends with the browser."""
+    session = pin().open_session()
+    response.set_cookie(HOST_COOKIE, _signer("host").dumps({"h": session}),
                         httponly=True, samesite="Strict", path="/")
 
 
 def clear_host_cookie(response) -> None:
+    """Log out: the login ends on the server (a copy of the cookie is worthless)."""
+    data = _signed(HOST_COOKIE, "host")
+    if data is not None:
+        pin().close_session(data.get("h"))
     response.delete_cookie(HOST_COOKIE, path="/")
 
 

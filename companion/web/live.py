@@ -32,10 +32,10 @@ log = logging.getLogger(__name__)
 KEEPALIVE_SECONDS = 15.0
 #: Live streams a hub serves at once. Each holds one of the HTTP server's threads
 #: (``companion.serve.HttpServer.THREADS``) while open; past this many a new stream is
-#: refused (the browser retries) so that actions always find a free thread. An 8-seat
-#: table needs about a dozen; a phone that reconnects before its old stream was noticed
-#: dead needs one more for a while.
-MAX_STREAMS = 40
+#: refused (the browser retries) so that actions always find a free thread. Within it,
+#: ``companion.web.api.StreamSlots`` keeps each kind of viewer to its share (8 seats of
+#: 4 phones, the host's 4, the public's 12): strangers cannot take the seats' streams.
+MAX_STREAMS = 52
 
 
 class StreamEnded(Exception):

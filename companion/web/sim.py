@@ -25,8 +25,10 @@ def page():
 def stream():
     """Server-Sent Events: each seat's frame (1,024 bytes, 1 bit a pixel, row-major,
     base64) and LED, sent when it changes; the first event holds every seat."""
+    from companion.web.api import StreamSlots
     table, hub, sim = _parts()
-    if hub.is_full:
+    slots = current_app.extensions["mutiny"].setdefault("slots", StreamSlots())
+    if hub.is_full or not slots.take("sim", "sim"):
         return {"code": "busy", "message": "too many live pages are open"}, 503
     sent: dict[int, tuple[str, str]] = {}
     count = [0]
@@ -44,8 +46,11 @@ def stream():
         count[0] += 1
         return count[0], "frames", {"seats": changed, "match": _match_line(table)}
 
-    return Response(stream_with_context(hub.stream(build)), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(stream_with_context(hub.stream(build)),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: slots.give_back("sim", "sim"))
+    return response
 
 
 def _match_line(table) -> str:
@@ -63,7 +68,13 @@ def press():
 
     JSON only: a cross-site form cannot send it without the browser asking first.
     """
+    from companion.web import auth
+    from companion.web.api import ApiError
     _table, _hub, sim = _parts()
+    try:
+        auth.check_same_site()  # a page of another site pressing the table's buttons
+    except ApiError as exc:
+        return {"code": exc.code, "message": exc.message}, 403
     if not request.is_json:
         return {"code": "json_only", "message": "send application/json"}, 415
     try:

@@ -76,7 +76,14 @@ class Driver:
         self.stats["starts"] += 1
         for phone in self.seats:
             phone.close()  # connections to the killed process are dead
-        if not self.seats:  # cookies outlive restarts: join once
+        # Cookies outlive a restart that resumes a match; a restart with no match to
+        # play on is a new game night, where every old cookie is dead (security.md).
+        resumed = Client(self.port).json("GET", "/api/public/view")[1]["match"] is not None
+        if self.seats and not resumed:
+            for phone in self.seats:
+                assert phone.json("GET", "/api/seat/view")[0] == 401, "last night's cookie"
+            self.seats = []
+        if not self.seats:
             for seat, token in sorted(self.serve.tokens().items()):
                 phone = Client(self.port)
                 status, headers, _ = phone.get(f"/J/{token}")

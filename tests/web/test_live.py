@@ -218,7 +218,7 @@ def test_a_phone_that_stops_reading_holds_up_nobody(server):
     newest payload."""
     stalled = socket.create_connection(("127.0.0.1", server.http.port))
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stalled.sendall(b"GET /api/public/stream HTTP/1.1\r\nHost: table\r\n\r\n")
+    stalled.sendall(b"GET /api/public/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     watcher = Stream(server, "/api/public/stream")
     try:
         watcher.next()

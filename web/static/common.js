@@ -32,6 +32,8 @@ const Mutiny = (() => {
       } else if (key === "dataset") {
         Object.assign(node.dataset, value);
       } else if (key === "style") {
+        node.style.cssText = String(value);  // CSSOM: allowed where style attributes are not (CSP)
+      } else if (key === "style") {
         // Through the CSS object model: the page's Content-Security-Policy refuses style
         // attributes, but not properties set from a script it allows.
         for (const rule of String(value).split(";")) {

@@ -5,6 +5,13 @@
 const WIDTH = 128, HEIGHT = 64;
 const LIT = [190, 236, 255], DARK = [6, 10, 14];
 
+// Each seat's place around the table (set here, not in a style attribute: the page's
+// Content Security Policy allows no inline style).
+document.querySelectorAll(".seat[data-seat]").forEach((seat, _i, all) => {
+  seat.style.setProperty("--i", seat.dataset.seat);
+  seat.style.setProperty("--n", String(all.length));
+});
+
 function drawFrame(canvas, base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const ctx = canvas.getContext("2d");
