@@ -258,7 +258,7 @@
     const secrets = lines.length || panel.length;
     $("reveal-label").textContent = revealed
       ? (secrets ? "Let go to hide" : "Nothing secret right now")
-      : "Hold here to see your secrets";
+      : "Hold to see secrets";
   }
 
   // The table as everyone sees it, under the decision: the game's board (docs/boards.md),
