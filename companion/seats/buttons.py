@@ -298,6 +298,7 @@ class SeatButton(ButtonState):
         self._was_held = False
         self._edges = 0  # edges seen: a debounce timer acts only if none came after it
         self._settle: Timer | None = None
+        self._pending: tuple[bool, float] | None = None  # level waiting to be stable, since
         self._hold_timer: Timer | None = None
         self._press_count = 0
         self._changed = threading.Condition(self._lock)
@@ -329,6 +330,11 @@ class SeatButton(ButtonState):
             if self._settle is not None:
                 self._settle.cancel()
                 self._settle = None
+            pending, self._pending = self._pending, None
+            if pending is not None and at - pending[1] >= self.bounce:
+                # The level before this edge did last long enough; its timer was only
+                # late (a busy clock thread): it counts, from its own edge.
+                self._accept(*pending)
             if self.bounce == 0 or self.factory_debounce:
                 self._accept(pressed, at)
                 return
@@ -346,6 +352,7 @@ class SeatButton(ButtonState):
     def _wait_for_stable(self, pressed: bool, since: float) -> None:
         """Accept ``pressed`` once no edge has come for ``bounce`` after ``since``."""
         edges = self._edges
+        self._pending = (pressed, since)
         delay = since + self.bounce - self._clock.now()
         self._settle = self._clock.call_later(
             delay, lambda: self._settled(pressed, since, edges))
@@ -354,7 +361,7 @@ class SeatButton(ButtonState):
         with self._lock:
             if self._closed or edges != self._edges:
                 return  # another edge came: its own timer decides
-            self._settle = None
+            self._settle = self._pending = None
             if bool(self._device.is_active) != pressed:
                 # The pin moved without an edge reaching us (a factory that drops
                 # edges): stable only from now.

@@ -159,6 +159,50 @@ def test_a_late_callback_keeps_the_edge_time(factory, clock, button, events):
     assert button.is_pressed and button.pressed_at <= start - 0.04
 
 
+class StalledClock:
+    """A seat clock whose timer thread is stuck (a busy machine): calls wait until
+    ``run_due()``, while time moves on with ``t``."""
+
+    def __init__(self):
+        self.t = 1000.0
+        self.calls = []
+
+    def now(self):
+        return self.t
+
+    def call_later(self, delay, fn):
+        entry = ManualClock(start=self.t).call_later(delay, fn)  # a cancellable entry
+        self.calls.append(entry)
+        return entry
+
+    def run_due(self):
+        for entry in self.calls:
+            if not entry.cancelled and entry.due <= self.t:
+                entry.fn()
+
+
+def test_a_late_debounce_timer_does_not_lose_a_press(factory):
+    clock = StalledClock()
+    seen = []
+    with SeatButton(PIN, pin_factory=factory, clock=clock, bounce_ms=30) as b:
+        b.when_pressed = lambda: seen.append("pressed")
+        b.when_released = lambda: seen.append("released")
+        pin = factory.pin(PIN)
+        pin.drive_low()
+        clock.t += 0.07  # held 70 ms, but the timer never got to run
+        pin.drive_high()
+        assert seen == ["pressed"] and b.pressed_at == pytest.approx(1000.0, abs=1 * MS)
+        clock.t += 0.1
+        clock.run_due()
+        assert seen == ["pressed", "released"]
+        pin.drive_low()
+        clock.t += 0.01  # but a 10 ms glitch stays a glitch, late timer or not
+        pin.drive_high()
+        clock.t += 0.1
+        clock.run_due()
+        assert seen == ["pressed", "released"]
+
+
 def test_a_factory_with_its_own_debounce_gets_the_time_and_edges_count_at_once(clock):
     class LGPIOFactory(MockFactory):
         """MockFactory under lgpio's factory's name: offers a debounce of its own."""
