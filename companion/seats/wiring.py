@@ -51,7 +51,7 @@ def wiring_svg(config: TableConfig) -> str:
     width = 470 + 2 * (CARD_W + 20)
     cards_rows = -(-len(config.seats) // 2)
     buses = {(s.screen.bus, s.screen.mux) for s in config.seats if s.screen}
-    lines = 4 * len(buses) + sum(1 for bus, mux in buses if bus == 0 and mux is not None)
+    lines = 4 * len(buses) + sum(1 for bus, mux in buses if bus == 0 and mux is not None) + 3
     height = max(TOP + 20 * ROW + 60 + 18 * lines, 110 + cards_rows * (CARD_H + 16) + 40)
     parts = [_head(width, height, config)]
     parts += _header(config)
@@ -139,6 +139,11 @@ def _i2c(config: TableConfig) -> list[str]:
         y += 18
         out.append(f'<text x="20" y="{y}">Bus i2c-{bus}: a bus of its own (an i2c-mux '
                    f'or i2c-gpio overlay: see the config)</text>')
+    # More grounds than the header's 8 GND pins for a big table: one block for all.
+    for line in ("Grounds: every seat's screen and buttons, and", "each mux, to a ground "
+                 "distribution block fed", "from two GND pins (e.g. 9 and 25)."):
+        y += 18
+        out.append(f'<text x="20" y="{y}">{escape(line)}</text>')
     return out
 
 

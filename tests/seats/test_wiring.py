@@ -47,7 +47,7 @@ def test_the_four_seat_diagram_shows_its_tca9548a():
     svg = wiring_svg(load_table_config(HARDWARE / "table-4.toml", backend="sim"))
     for label in ("TCA9548A at 0x70 on bus 1:", "SDA to pin 3, SCL to pin 5;",
                   "screens on channels 0, 1, 2, 3", "OLED 0x3C: i2c-1, mux 0x70 ch 2",
-                  "GPIO2 I2C1 SDA", "GPIO3 I2C1 SCL"):
+                  "GPIO2 I2C1 SDA", "GPIO3 I2C1 SCL", "to a ground distribution block"):
         assert label in svg
     assert "a bus of its own" not in svg  # no kernel-numbered channel buses
 
