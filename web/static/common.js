@@ -203,11 +203,12 @@ const Mutiny = (() => {
     });
   }
 
-  // Seat colours for charts and score chips: the Okabe-Ito palette, which players with
-  // any common colour blindness tell apart (its blue lightened for a dark background),
-  // and a marker per seat so nothing rests on colour alone.
+  // Seat colours for charts and score chips: the Okabe-Ito palette (its black made
+  // near-white for a dark background), which players with any common colour blindness
+  // tell apart (tests/web/test_palette.py), and a marker per seat so nothing rests on
+  // colour alone.
   const COLORS = ["#E69F00", "#56B4E9", "#D55E00", "#009E73", "#CC79A7", "#F0E442",
-                  "#4A9EE0", "#BBBBBB"];
+                  "#0072B2", "#F7F7F7"];
   const MARKERS = ["\u25CF", "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u2605", "\u271A", "\u2B1F"];
 
   const CONNECTION_TEXT = {
