@@ -6,13 +6,18 @@ exactly one SSD1306 page, so changing one line re-sends at most one 128-byte pag
     row 0      title, bold, centred
     rows 1-5   the public ``lines`` (rows 1-7 when there are no choices and more
                than five lines)
+    row 5      while browsing: what select does now (``select: cast this vote``,
+               ``select: open``, ``select: back``); the lines keep rows 1-4
     row 6      a rule, with or without choices; while browsing ``< 2/5 >`` in its middle
-    row 7      the highlighted menu line (masked at rest when it is secret), else empty
+    row 7      the highlighted menu line (masked at rest when it is secret, with what
+               select does then: ``? 2/5 - press to see``), else empty
 
 Choices form a menu (``engine.display.menu``): a line is a choice (its ``short`` form,
 else its full label, fitted to the row), a group to open (``Pass a card (6) >``) or,
 below the top level, ``< Back``. While browsing a level below the top, row 5 says
-where the player is (``Pass a card > 7:``). At rest the seat is always at the top
+where the player is (``Pass a card > 7:``), over the hint. A choice's hint uses the
+display's ``extra["confirm"]`` (action type -> words, e.g. ``{"vote": "cast this
+vote"}``), else ``choose this``. At rest the seat is always at the top
 level (``Seat`` sees to it), whose group names are public.
 
 A portrait panel (rotation 1 or 3, 64x128) uses the same rows: 16 rows of 10 characters.
@@ -41,6 +46,8 @@ MARGIN = 1  #: left margin in pixels
 
 #: The last line of every menu level below the top: select on it goes one level up.
 BACK = MenuItem("< Back")
+#: What select does on a choice when the display names no verb for its action type.
+CONFIRM = "choose this"
 
 
 def menu_lines(display: Display | None, path: tuple[str, ...] = ()) -> list[MenuItem]:
@@ -127,7 +134,8 @@ def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
     shown = state.display
     content = None if shown is None else (
         shown.title, shown.lines,
-        tuple((c.label, c.secret, c.group, c.short) for c in shown.choices), shown.private)
+        tuple((c.label, c.secret, c.group, c.short, confirm_words(shown, c.action))
+              for c in shown.choices), shown.private)
     return (state.mode, content, state.highlight, state.seat_number, state.qr_url,
             state.path, size)
 
@@ -169,9 +177,15 @@ def _draw_main(canvas: _Canvas, display: Display, highlight: int, path: tuple[st
     if not lines and len(display.lines) > rule_row - 1:
         _draw_lines(canvas, display.lines, 1, choice_row)  # lines need the choice rows
         return
-    if path and browsing:  # where the player is, over the level's lines
-        _draw_lines(canvas, display.lines, 1, rule_row - 2)
-        canvas.text(rule_row - 1, font.fit_tail(" > ".join(path) + ":", canvas.cols))
+    if lines and browsing:  # where the player is and what select does, over the lines
+        hint_row = rule_row - 1
+        if path:
+            _draw_lines(canvas, display.lines, 1, hint_row - 2)
+            canvas.text(hint_row - 1, font.fit_tail(" > ".join(path) + ":", canvas.cols))
+        else:
+            _draw_lines(canvas, display.lines, 1, hint_row - 1)
+        line = lines[highlight % len(lines)]
+        canvas.text(hint_row, "select: " + select_does(display, line))
     else:
         _draw_lines(canvas, display.lines, 1, rule_row - 1)
     if not lines:
@@ -196,6 +210,21 @@ def _draw_main(canvas: _Canvas, display: Display, highlight: int, path: tuple[st
         canvas.rule(rule_row)
         canvas.text(choice_row, "> " + line_text(display, path, line, canvas.cols - 2,
                                                   at_rest=True))
+
+
+def select_does(display: Display, line: MenuItem) -> str:
+    """What a short select on ``line`` does, in a few words (the hint row)."""
+    if line is BACK:
+        return "back"
+    if line.is_group:
+        return "open"
+    return confirm_words(display, display.choices[line.index].action)
+
+
+def confirm_words(display: Display, action: dict) -> str:
+    """The display's words for confirming an action of this type (``extra["confirm"]``)."""
+    verbs = display.extra.get("confirm") or {}
+    return verbs.get(action.get("type"), CONFIRM) if isinstance(verbs, dict) else CONFIRM
 
 
 def line_text(display: Display, path: tuple[str, ...], line: MenuItem, cols: int, *,

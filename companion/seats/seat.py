@@ -192,8 +192,9 @@ class Seat:
         """The buttons ("previous", "select", "next"), in order, that confirm choice
         ``index`` of the display from where the seat is now: up through "< Back" out of
         any group not on its way, down through its groups, onto it, select. Only "next"
-        moves, and the first level gets at least one press so a secret line shows before
-        select. For scripts and tests that drive seats with buttons alone."""
+        moves; a secret line masked at rest gets a select that shows it first (a line
+        moved onto shows while browsing). For scripts and tests that drive seats with
+        buttons alone, and for counting a decision's presses."""
         with self._lock:
             self._settle()
             display, path, at = self._display, self._path, self._highlight
@@ -203,21 +204,21 @@ class Seat:
         group = display.choices[index].group
         presses: list[str] = []
 
-        def walk_to(line: int, count: int) -> None:
+        def walk_to(line: int, lines: list[MenuItem]) -> None:
             nonlocal browsing
-            steps = (line - at) % count
-            if not browsing and steps == 0:
-                steps = count  # once round: the press that starts browsing
+            steps = (line - at) % len(lines)
+            if not browsing and steps == 0 and lines[line].secret:
+                presses.append("select")  # a masked line: this select only shows it
             presses.extend(["next"] * steps + ["select"])
             browsing = True
 
         while group[:len(path)] != path:  # out of a group not on the choice's way
             lines = menu_lines(display, path)
-            walk_to(len(lines) - 1, len(lines))
+            walk_to(len(lines) - 1, lines)
             path, at = path[:-1], _line_of_group(display, path[:-1], path[-1])
         while True:
             lines = menu_lines(display, path)
-            walk_to(_line_of_choice(display, path, index), len(lines))
+            walk_to(_line_of_choice(display, path, index), lines)
             if len(path) == len(group):
                 return presses
             path, at = group[:len(path) + 1], 0

@@ -49,12 +49,25 @@ def test_drawing_is_deterministic():
     assert render(state).tobytes() == render(state).tobytes()
 
 
-def test_masked_and_shown_differ_only_in_the_choice_rows():
+def test_masked_and_shown_differ_only_in_the_hint_and_choice_rows():
     masked = render(ScreenState("rest", vote_display(), 1))
     shown = render(ScreenState("browse", vote_display(), 1))
-    top = (0, 0, 128, 48)
+    top = (0, 0, 128, 32)  # title and the first three lines (a fourth would stay too)
     assert masked.crop(top).tobytes() == shown.crop(top).tobytes()
     assert masked.crop((0, 56, 128, 64)).tobytes() != shown.crop((0, 56, 128, 64)).tobytes()
+    assert shown.crop((0, 40, 128, 48)).tobytes() == text_image("select: choose this").tobytes()
+
+
+def test_the_hint_row_says_what_select_does_on_each_kind_of_line():
+    display = grouped_display()
+    verbs = vote_display(choices=display.choices, extra={"confirm": {"pass": "pass it"}})
+    hint = (0, 40, 128, 48)
+    cases = [(ScreenState("browse", display, 0), "select: open"),
+             (ScreenState("browse", display, 1), "select: choose this"),
+             (ScreenState("browse", verbs, 0, path=("Pass a card", "7")), "select: pass it"),
+             (ScreenState("browse", display, 2, path=("Pass a card",)), "select: back")]
+    for state, words in cases:
+        assert render(state).crop(hint).tobytes() == text_image(words).tobytes(), words
 
 
 def test_choices_coming_and_going_change_only_the_choice_row():
@@ -218,7 +231,8 @@ def test_a_choice_shows_its_short_form_and_a_phone_its_full_label():
 def test_the_back_line_and_the_path_show_while_browsing_a_level():
     state = ScreenState("browse", grouped_display(), 2, path=("Pass a card",))
     image = render(state)
-    assert image.crop((0, 40, 128, 48)).tobytes() == text_image("Pass a card:").tobytes()
+    assert image.crop((0, 32, 128, 40)).tobytes() == text_image("Pass a card:").tobytes()
+    assert image.crop((0, 40, 128, 48)).tobytes() == text_image("select: back").tobytes()
     back = text_image("")
     from PIL import ImageDraw
     font.draw_text(ImageDraw.Draw(back), ((128 - font.text_width("< Back")) // 2, 0), "< Back")

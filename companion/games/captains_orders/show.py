@@ -314,7 +314,14 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
         choices=shown,
         private=tuple(_private(state, names)),
         led="on" if shown else "off",
+        extra={"confirm": CONFIRM},
     )
+
+
+#: What select does on each kind of choice, for the seat's hint row (docs/seats.md).
+CONFIRM = {"pass": "pass it", "play": "play this order", "ask": "ask", "accuse": "accuse",
+           "follow": "follow", "belay": "belay", "discard": "discard it",
+           "give": "give it"}
 
 
 # -- the table display ------------------------------------------------------------------

@@ -98,7 +98,14 @@ def display(view: View, seat: int) -> Display:
     else:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
     return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
-                   choices=choices, private=tuple(_private_lines(state, names)), led=led)
+                   choices=choices, private=tuple(_private_lines(state, names)), led=led,
+                   extra={"confirm": CONFIRM})
+
+
+#: What select does on each kind of choice, for the seat's hint row (docs/seats.md).
+CONFIRM = {"vote": "cast vote", "one_vote": "cast vote",
+           "bosun_wait": "cast vote", "search": "search", "confess": "confess",
+           "ready": "ready to vote", "declare": "declare", "condemn": "condemn"}
 
 
 def _hide_what_changes(state: View, seat: int, choices: tuple[Choice, ...]
