@@ -107,6 +107,7 @@ def run(tmp_path, factory, backend="sim", seats=3, smbus=None, panels=None, **kw
     kwargs.setdefault("bus_exists", lambda number: True)
     kwargs.setdefault("button_timeout", 2.0)
     kwargs.setdefault("port", 0)
+    kwargs.setdefault("chips", lambda: ["/dev/gpiochip0"])
     doctor = Doctor(config, backend, tmp_path / "data", "127.0.0.1", kwargs.pop("port"),
                     smbus=lambda number: bus, pin_factory=factory, say=lines.append,
                     i2c=lambda number, address: next(made, None) or CountingInterface(),
@@ -277,7 +278,11 @@ def test_devices_the_user_cannot_open(tmp_path, factory):
                             unit=lambda: UNIT, devices=lambda path: False)
     assert not passed
     detail = failures(checks)["Device access"]
-    assert "cannot open /dev/i2c-1" in detail and "sudo adduser mutiny i2c" in detail
+    assert "cannot open /dev/i2c-1, /dev/gpiochip0" in detail
+    assert "sudo adduser mutiny gpio; sudo adduser mutiny i2c" in detail
+    passed, checks, _ = run(tmp_path, factory, backend="pi", buttons=False,
+                            unit=lambda: UNIT, devices=lambda path: True, chips=lambda: [])
+    assert "no GPIO chip" in failures(checks)["Device access"]
 
 
 def test_a_working_directory_lgpio_cannot_write(tmp_path, factory):

@@ -48,6 +48,7 @@ UNIT = Path("/etc/systemd/system/mutiny.service")
 #: An SSD1306 command write of one NOP (control byte 0x00, command 0xE3): any panel
 #: acknowledges it, and it changes nothing on the screen.
 NOP = (0x00, 0xE3)
+GROUP_FIX = "add the user to the i2c group (sudo adduser mutiny i2c), then reboot"
 #: Full frames drawn to each screen after it answers: one that stops answering
 #: (a loose wire, a lead too long for the bus speed) fails here.
 CHECK_FRAMES = 4
@@ -106,6 +107,11 @@ def read_unit(path: Path = UNIT) -> dict[str, str] | None:
     return keys
 
 
+def gpio_chips() -> list[str]:
+    """The GPIO character devices, ``/dev/gpiochip*``."""
+    return sorted(str(path) for path in Path("/dev").glob("gpiochip*"))
+
+
 def unprivileged_port_start() -> int:
     """The lowest port a process without CAP_NET_BIND_SERVICE may bind (Linux: 1024)."""
     try:
@@ -121,7 +127,8 @@ class Doctor:
 
     ``smbus(bus)`` opens a bus for the probes (``write_byte``, ``write_byte_data``);
     ``i2c(bus, address)`` a luma interface for drawing; ``pin_factory`` is gpiozero's;
-    ``bus_exists``, ``connections``, ``unit`` and ``pods`` stand in for the system.
+    ``bus_exists``, ``connections``, ``unit``, ``pods``, ``devices`` (may this user
+    open a path?) and ``chips`` (the GPIO chips) stand in for the system.
     ``prompt(seat, role, gpio)`` asks for a press (a person, or the sim's finger).
     """
 
@@ -135,7 +142,8 @@ class Doctor:
                  active_connections,
                  unit: Callable[[], dict[str, str] | None] = read_unit,
                  pods: Callable[[], list[dict[str, Any]]] | None = None,
-                 devices: Callable[[str], bool] | None = None):
+                 devices: Callable[[str], bool] | None = None,
+                 chips: Callable[[], list[str]] = lambda: gpio_chips()):
         self.config, self.backend = config, backend
         self.data_dir, self.host, self.port = Path(data_dir), host, port
         self.smbus, self.i2c, self.pin_factory = smbus, i2c, pin_factory
@@ -146,6 +154,7 @@ class Doctor:
             f"    seat {seat}: press and release {role} (GPIO{gpio})"))
         self.connections, self.unit, self.pods = connections, unit, pods
         self.devices = devices or (lambda path: os.access(path, os.R_OK | os.W_OK))
+        self.chips = chips
         self.checks: list[Check] = []
         self.screens: dict[int, PageDiffSSD1306] = {}  # seat -> a screen that works
         self._buses: dict[int, MuxBus] = {}
@@ -271,15 +280,19 @@ class Doctor:
         if self.backend == "sim":
             return "Device access", OK, "simulated buses and pins"
         paths = [f"/dev/i2c-{bus}" for bus in self.used_buses() if self.bus_exists(bus)]
-        paths += sorted(str(p) for p in Path("/dev").glob("gpiochip*"))[:1]
+        chips = self.chips()
+        if not chips:
+            return ("Device access", FAIL, "no GPIO chip (/dev/gpiochip*): is this a "
+                    "Raspberry Pi? (--backend sim simulates one)")
+        paths += chips[:1]
         denied = [p for p in paths if not self.devices(p)]
         if denied:
             groups = sorted({"i2c" if "i2c" in p else "gpio" for p in denied})
             user = (self.unit() or {}).get("User", "mutiny")
+            commands = "; ".join(f"sudo adduser {user} {group}" for group in groups)
             return ("Device access", FAIL, f"cannot open {', '.join(denied)}: add the user "
-                    f"to {' and '.join(groups)} (sudo adduser {user} {groups[0]}) and log in "
-                    "again")
-        return "Device access", OK, f"{', '.join(paths) or 'no devices'} readable and writable"
+                    f"to {' and '.join(groups)} ({commands}), then reboot")
+        return "Device access", OK, f"{', '.join(paths)} readable and writable"
 
     def check_working_directory(self) -> tuple[str, str, str]:
         """lgpio makes its notification FIFO in the working directory (or $LG_WD)."""
@@ -332,6 +345,9 @@ class Doctor:
                 self.bus(bus).bus.write_byte(mux, 0)  # every channel off
         except OSError as exc:
             self._bad_muxes[(bus, mux)] = f"the mux on bus {bus} does not answer"
+            if exc.errno in (errno.EACCES, errno.EPERM):
+                self._bad_buses[bus] = f"/dev/i2c-{bus} cannot be opened"
+                return name, FAIL, f"cannot open /dev/i2c-{bus} ({exc.strerror}): {GROUP_FIX}"
             if exc.errno == errno.ETIMEDOUT:
                 self._bad_buses[bus] = f"bus {bus} times out"
                 return name, FAIL, f"{describe_error(exc)}: {bus_timeout_fix(bus)}"
@@ -394,6 +410,8 @@ class Doctor:
                 return (name, FAIL, f"does not answer at {where} (no acknowledge): check "
                         "its four wires (VCC, GND, SDA, SCL) and that it gets 3V3")
         except OSError as exc:
+            if exc.errno != errno.ETIMEDOUT:
+                return name, FAIL, f"cannot reach {where} ({describe_error(exc)}): {GROUP_FIX}"
             self._bad_buses[screen.bus] = f"bus {screen.bus} times out"
             return name, FAIL, f"{describe_error(exc)}: {bus_timeout_fix(screen.bus)}"
         return self._draw_frames(seat, name, where)

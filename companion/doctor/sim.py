@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
 from companion.seats import CountingInterface
 from companion.seats.buttons import ROLES
-from companion.seats.config import ScreenConfig, TableConfig
+from companion.seats.config import TableConfig
 
 from .checks import Doctor
 
@@ -67,19 +69,11 @@ class ModelBus:
         pass
 
 
-class _ShortedPin:
-    """Made a MockPin subclass on first use (gpiozero is imported lazily): a button
-    input shorted to ground, which reads low whatever the pull-up does."""
+class ShortedPin(MockPWMPin):
+    """A button input shorted to ground: it reads low whatever the pull-up does."""
 
-    @staticmethod
-    def make() -> type:
-        from gpiozero.pins.mock import MockPWMPin
-
-        class ShortedPin(MockPWMPin):
-            def drive_high(self) -> None:  # the short wins over the pull-up
-                pass
-
-        return ShortedPin
+    def drive_high(self) -> None:  # the short wins over the pull-up
+        pass
 
 
 @dataclass
@@ -127,7 +121,6 @@ class SimParts:
     """The parts the doctor checks on the sim backend, with ``faults`` put in."""
 
     def __init__(self, config: TableConfig, faults: SimFaults | None = None):
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
         self.config, self.faults = config, faults or SimFaults()
         self.pin_factory = MockFactory(pin_class=MockPWMPin)
         self.models: dict[int, ModelBus] = {}
@@ -137,12 +130,9 @@ class SimParts:
             for role in ROLES:
                 if self.faults.has("button-stuck", seat.number, role):
                     self.pin_factory.pin(getattr(seat.buttons, role),
-                                         pin_class=_ShortedPin.make()).drive_low()
+                                         pin_class=ShortedPin).drive_low()
             if seat.led is not None and self.faults.has("led-busy", seat.number):
                 self.pin_factory.reserve_pins(self, seat.led)
-
-    def screen_of(self, seat: int) -> ScreenConfig | None:
-        return self.config.seats[seat - 1].screen if seat <= len(self.config.seats) else None
 
     def bus_exists(self, bus: int) -> bool:
         return not (bus == 1 and self.faults.has("bus-missing"))
@@ -155,11 +145,10 @@ class SimParts:
             if self.faults.has("wrong-channel", seat.number) and screen.mux is not None:
                 used = {s.screen.channel for s in seats if s.screen.mux == screen.mux}
                 moved[seat.number] = min(set(range(8)) - used)
-        self.models[bus] = ModelBus(bus, self.config, moved=moved,
-                        missing=self.faults.seats("screen-missing"),
-                        dead_muxes={s.screen.mux for s in seats
-                                    if self.faults.has("mux-missing", s.number)},
-                        stuck=any(self.faults.has("bus-stuck", s.number) for s in seats))
+        dead = {s.screen.mux for s in seats if self.faults.has("mux-missing", s.number)}
+        stuck = any(self.faults.has("bus-stuck", s.number) for s in seats)
+        self.models[bus] = ModelBus(bus, self.config, moved=moved, dead_muxes=dead,
+                                    missing=self.faults.seats("screen-missing"), stuck=stuck)
         return self.models[bus]
 
     def i2c(self, bus: int, address: int) -> "SimPanel":
