@@ -640,12 +640,13 @@ def test_display_during_targeting_and_at_the_end():
     enter(match, "CJSSSS")
     match.apply(0, {"type": "stop"})
     screen = match.display(0)
-    assert screen.lines[2] == "Jolly Roger: rob whom?"
+    assert screen.lines[2] == "Steal 1 of 2: whom?"  # a counter per Doubloon (issue 17)
     assert [c.label for c in screen.choices] == ["Steal a Doubloon from Calico Jack",
                                                  "Steal a Doubloon from Mary Read"]
     assert [c.screen_label for c in screen.choices] == ["Rob Calico Jack", "Rob Mary Read"]
     assert match.display(1).lines[2] == "Picking a target"
     match.apply(0, {"type": "steal", "seat": 1})
+    assert match.display(0).lines[2] == "Steal 2 of 2: whom?"
     match.apply(0, {"type": "steal", "seat": 2})
     screen = match.display(0)
     assert screen.lines[2] == "Cutlass: attack whom?"

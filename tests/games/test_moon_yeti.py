@@ -817,7 +817,9 @@ def test_screens_name_everyone_in_full_and_keep_secrets_off_the_resting_lines():
                 assert screen.title and screen.lines
                 assert not set(screen.lines) & set(screen.private)
                 assert not any("Mutineer" in line for line in screen.lines) or match.is_over
-                assert screen.led == ("off" if not screen.choices else
+                # Declaring the time: anyone may, nobody must (no "your move").
+                assert screen.led == ("off" if not screen.choices
+                                      or match.step() == "declare" else
                                       "blink" if match.step() in ("vote1", "vote2")
                                       else "on")
                 for choice in screen.choices:

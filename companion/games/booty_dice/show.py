@@ -107,6 +107,12 @@ def _roller_hint(view: dict[str, Any]) -> str:
         return "Hold, roll or stop"
     if view["queue"] and view["queue"][0]["kind"] == "cutlass":
         return "Cutlass: attack whom?"
+    # One pick per Doubloon: a counter shows the tap counted ("Steal 2 of 2: whom?").
+    done = sum(1 for e in view["events"] if e["kind"] == "steal"
+               or (e["kind"] == "lapse" and e.get("effect") == "steal"))
+    total = done + sum(1 for effect in view["queue"] if effect["kind"] == "steal")
+    if total > 1:
+        return f"Steal {done + 1} of {total}: whom?"
     return "Jolly Roger: rob whom?"
 
 

@@ -150,7 +150,11 @@ def _status(st: Mapping[str, Any], names: Sequence[str], mine: bool) -> str:
     if phase == STORM:
         return f"{who}: pick the Storm's row"
     if phase == PEEK:
-        return f"{who}: peek at {st['peeking']['left']} more"
+        peeking = st["peeking"]
+        done, total = len(peeking["cells"]), len(peeking["cells"]) + peeking["left"]
+        if total == 1:
+            return f"{who}: peek at a card"
+        return f"{who}: peek {done + 1} of {total}"  # each peek counted
     if phase == LOOK:
         return "Look, then end turn" if mine else f"{who}: turn ending"
     kinds = [o["card"]["kind"] for o in st["open"]]

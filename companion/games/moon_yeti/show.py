@@ -93,8 +93,8 @@ def display(view: View, seat: int) -> Display:
     legal = view.get("you", {}).get("legal", [])
     choices = _hide_what_changes(
         state, seat, tuple(CHOICES[a["type"]](a, state, names, seat) for a in legal))
-    if not legal:
-        led = "off"
+    if not legal or state["step"] == DECLARE:
+        led = "off"  # any seat may declare, none must: no seat is told it is its move
     else:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
     return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
@@ -138,7 +138,8 @@ def _which_vote(ballots: list[Any], index: int) -> str:
 
 def _declare(a: Action, state: View, names: Names, seat: int) -> Choice:
     if "minute" not in a:
-        return Choice("Declare the time", a, short="Declare time")
+        return Choice("Declare the time now (as the roles are announced)", a,
+                      short="Declare time now")
     minute = a["minute"]
     tens = minute // 10
     # Two levels, as the tens and units digits were: no more presses than before.
@@ -230,8 +231,10 @@ def _lines(state: View, names: Names, seat: int) -> list[str]:
     role = state["roles"][seat]
     lines = [f"You: {role}" if role else "Dealing the roles"]
     if step == DECLARE:
-        lines.append("Type the minute" if state["time_source"] == "typed"
-                     else "Press at the moment")
+        # Which moment: the time is declared as the roles are announced (rulebook).
+        lines += ["When the roles are", "announced, any seat",
+                  "types the minute" if state["time_source"] == "typed"
+                  else "declares the time"]
     elif step in (DISCUSS1, VOTE1):
         minute = state["minute"]
         lines.append("Aces dealt" if minute is None else f"Time declared :{minute:02d}")
