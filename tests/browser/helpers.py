@@ -127,13 +127,48 @@ class SeatClient:
 
 
 def watch_errors(page: Page) -> None:
-    """Fail on any script error in a page (kept on the page, checked by last_payload)."""
+    """Fail on any script error in a page (kept on the page, checked by last_payload),
+    and keep every request that failed or was answered with an error (a 404 for an
+    asset) for :func:`failed_requests`."""
     page._mutiny_errors = []  # type: ignore[attr-defined]
+    page._mutiny_failed = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda error: page._mutiny_errors.append(str(error)))  # type: ignore[attr-defined]
+    page.on("response", lambda reply: page._mutiny_failed.append(  # type: ignore[attr-defined]
+        f"{reply.status} {reply.url}") if reply.status >= 400 else None)
+    page.on("requestfailed", lambda request: page._mutiny_failed.append(  # type: ignore[attr-defined]
+        f"failed {request.url} ({request.failure})"))
 
 
 def page_errors(page: Page) -> list[str]:
     return list(getattr(page, "_mutiny_errors", []))
+
+
+def failed_requests(page: Page) -> list[str]:
+    """Every request of the page that failed or got an HTTP error so far. A live stream
+    that the page closed itself (on leaving, or to reconnect) is not a failure."""
+    return [line for line in getattr(page, "_mutiny_failed", [])
+            if not ("/stream" in line and "ERR_ABORTED" in line)]
+
+
+#: The accessibility checker, vendored from npm (web/static/vendor/axe-core/README.md).
+AXE = "/static/vendor/axe-core/axe.min.js"
+
+
+def axe_violations(page: Page, base_url: str) -> list[dict[str, Any]]:
+    """What axe-core finds wrong with the page as it is now (WCAG 2.1 A and AA and best
+    practices), each as ``{id, impact, help, nodes: [selector and html, ...]}``. The
+    script is loaded from the server like the page's own, so the page's CSP allows it."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(url=base_url + AXE)
+    found = page.evaluate("""async () => {
+        const result = await window.axe.run(document, {
+          runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",
+                                          "best-practice"]},
+          resultTypes: ["violations"]});
+        return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.html.slice(0, 160)}`)}));
+    }""")
+    return found
 
 
 def payloads(page: Page, start: int = 0) -> list[dict[str, Any]]:

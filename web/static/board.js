@@ -22,8 +22,10 @@ window.MutinyBoard = (() => {
       markerOf(seat));
   }
 
-  function heading(title, level) {
-    return title ? el(level || "h3", {class: "part-title"}, title) : null;
+  // A part's title, one level below the page's heading around the board (ctx.level).
+  let level = 3;
+  function heading(title) {
+    return title ? el(`h${Math.min(level, 6)}`, {class: "part-title"}, title) : null;
   }
 
   const shown = (value) => (value === null || value === undefined ? "" : String(value));
@@ -203,9 +205,15 @@ window.MutinyBoard = (() => {
     },
 
     group(part, ctx) {
-      return el("section", {class: "part-group" + (part.layout === "row" ? " row" : "")},
-        heading(part.title), el("div", {class: "group-parts"},
-          (part.parts || []).map((child) => one(child, ctx))));
+      const title = heading(part.title);
+      if (part.title) level += 1;  // the group's parts sit under its title
+      try {
+        return el("section", {class: "part-group" + (part.layout === "row" ? " row" : "")},
+          title, el("div", {class: "group-parts"},
+            (part.parts || []).map((child) => one(child, ctx))));
+      } finally {
+        if (part.title) level -= 1;
+      }
     },
   };
 
@@ -240,8 +248,10 @@ window.MutinyBoard = (() => {
   }
 
   // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
-  // names: seat names (for ballots' "done")}. Returns whether anything was drawn.
+  // names: seat names (for ballots' "done"), level: the heading level of part titles
+  // (default 3)}. Returns whether anything was drawn.
   function drawParts(holder, parts, ctx) {
+    level = (ctx && ctx.level) || 3;
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
     fill(holder, nodes);
     holder.hidden = nodes.length === 0;

@@ -252,7 +252,7 @@
     // Secrets are put in the page only while the pad is held, and taken out on release:
     // the private lines, and the seat's panel (its hand, its dice under the cup).
     fill($("private-lines"), revealed ? lines.map((line) => el("li", {}, line)) : []);
-    const drawn = drawParts($("panel"), revealed ? panel : [], {where: "phone"});
+    const drawn = drawParts($("panel"), revealed ? panel : [], {where: "phone", level: 2});
     $("private-lines").hidden = drawn && !lines.length;
     $("private").hidden = !revealed;
     const secrets = lines.length || panel.length;

@@ -59,7 +59,7 @@
       turnBox.hidden = !turn.length;
     }
     // The board: on the felt, with the story and charts at the side.
-    const ctx = {where: "table", names};
+    const ctx = {where: "table", names, level: 2};
     drawBoard($("board"), board.filter((part) => !SIDE_PARTS.has(part.part) && part.part !== "headline"), ctx);
     drawBoard($("side-board"), board.filter((part) => SIDE_PARTS.has(part.part)), ctx);
     gamePanel("table", match, $("game-panel"), payload).then((drawn) => {
