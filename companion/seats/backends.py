@@ -18,6 +18,7 @@ modelled display RAM.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -181,7 +182,6 @@ class SimTable(TableHardware):
     def _drive(self, seat_index: int, button: str, level: str) -> None:
         pin = self.pin(seat_index, button)
         if not isinstance(self.clock, ManualClock):
-            import time
             last = self._driven.get(id(pin))
             stable = self.config.bounce_ms / 1000 + 0.005
             if last is not None and time.monotonic() - last < stable:
