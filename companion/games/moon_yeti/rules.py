@@ -16,6 +16,7 @@ from companion.engine.rules import (
     CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
 )
 from companion.games.moon_yeti import redeal as redealing
+from companion.games.moon_yeti import board as tabletop
 from companion.games.moon_yeti import show, views
 from companion.games.moon_yeti.data import (
     BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1,
@@ -523,6 +524,12 @@ class MoonYeti(Game):
 
     def describe(self, action: Action, names: list[str]) -> str:
         return show.describe(action, names)
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        return tabletop.board(view)
+
+    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        return tabletop.panel(view, seat)
 
 
 GAME = MoonYeti()
