@@ -53,6 +53,7 @@ class Table:
         self.match: Match | None = None
         self._lock = threading.RLock()
         self._claimed: set[int] = set()
+        self._showing_code: set[int] = set()  # replaced seats: the new code until a press
         self._last_error: dict[int, str] = {}
         self._payloads = Payloads(self.access.first_version)
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
@@ -177,17 +178,21 @@ class Table:
     def claim(self, seat: int) -> None:
         """The seat has a player (a button was pressed, or a phone joined)."""
         with self._lock:
-            if seat not in self._claimed:
+            if seat not in self._claimed or seat in self._showing_code:
                 self._claimed.add(seat)
+                self._showing_code.discard(seat)
                 self.refresh()
 
     def replace_seat(self, seat: int, unclaim: bool = False) -> str:
-        """A new join token for ``seat`` (a lost phone); ``unclaim`` also frees the seat,
-        so its screen shows the new code. Returns the new join URL."""
+        """A new join token for ``seat`` (a lost phone); its screen shows the new code
+        until its next press or a phone joins. ``unclaim`` also frees the seat (kick).
+        Returns the new join URL."""
         with self._lock:
             self.access.replace(seat)
             if unclaim:
                 self._claimed.discard(seat)
+            else:
+                self._showing_code.add(seat)
             self.refresh()
             return self.join_url(seat)
 
@@ -234,7 +239,7 @@ class Table:
             display = Display(title="Not playing",
                               lines=("This seat sits out", "this match."))
         else:
-            display = self.match.display(seat, views[seat])
+            display = _hosts_word(self.match, self.match.display(seat, views[seat]))
             if self.match.is_over and seat == 0:
                 display = _with(display, choices=display.choices + (lobby.new_match_choice(),))
         if seat == 0 and self.pin is not None and self.match is not None:
@@ -273,7 +278,8 @@ class Table:
             views = Views(self.match)  # each viewer's view is built once a refresh
             displays = [self._display(seat, views) for seat in range(self.seat_count)]
             for index, device in enumerate(self.devices):
-                shown = displays[index] if index in self._claimed else self.join_url(index)
+                claimed = index in self._claimed and index not in self._showing_code
+                shown = displays[index] if claimed else self.join_url(index)
                 if self._shown.get(index) == shown:
                     continue  # most actions change one or two seats' screens
                 self._shown[index] = shown
@@ -298,6 +304,7 @@ class Table:
             twin._lock = threading.RLock()
             twin.match = match
             twin._claimed = set(self._claimed)
+            twin._showing_code = set(self._showing_code)
             twin._last_error = dict(self._last_error)
             twin._payloads = self._payloads.copy()
             twin._shown = {}
@@ -313,6 +320,18 @@ class Table:
                 device.close()
             self.journal.close()
             self.access.close()
+
+
+def _hosts_word(match: Match, display: Display) -> Display:
+    """A paused or ended match says so on every seat, in place of its turn: no choices,
+    no LED (the seat's private lines stay behind a held select)."""
+    if match.step() == "ended":
+        return _with(display, title="Match ended", choices=(), led="off",
+                     lines=("The match has ended:", "the host ended it."))
+    if match.is_paused and not match.is_over:
+        return _with(display, choices=(), led="off",
+                     lines=("Paused by the host",) + display.lines)
+    return display
 
 
 def _with(display: Display, **changes: Any) -> Display:
