@@ -17,24 +17,32 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cli import main
 from companion.doctor import Doctor, SimFaults
-from companion.seats import CountingInterface, sim_table_config
+from companion.seats import CountingInterface, parse_table_config, sim_table_config
 
 MUX, PANEL = 0x70, 0x3C
+#: One seat with its screen straight on bus 1 (no multiplexer).
+DIRECT = """
+[[seat]]
+buttons = { previous = 17, select = 27, next = 22 }
+screen = { bus = 1 }
+"""
 
 
 class FakeSMBus:
     """smbus2.SMBus's two writes the doctor uses, on a bus with a TCA9548A at 0x70
-    (``mux=False``: it does not answer) and panels at ``(channel, address)``."""
+    (``mux=False``: it does not answer), panels behind it at ``(channel, address)`` and
+    panels straight on the bus at ``direct`` addresses."""
 
     def __init__(self, panels=((0, PANEL), (1, PANEL), (2, PANEL)), mux=True,
-                 timeout=False):
+                 timeout=False, direct=()):
         self.panels, self.mux, self.timeout = set(panels), mux, timeout
+        self.direct = set(direct)
         self.mask = 0
 
     def _ack(self, address):
         if self.timeout:
             raise OSError(errno.ETIMEDOUT, "Connection timed out")
-        if address == MUX and self.mux:
+        if (address == MUX and self.mux) or address in self.direct:
             return
         if any(self.mask & (1 << c) and a == address for c, a in self.panels):
             return
@@ -95,10 +103,11 @@ def finger(factory, config, skip=(), keep_down=()):
     return prompt
 
 
-def run(tmp_path, factory, backend="sim", seats=3, smbus=None, panels=None, **kwargs):
+def run(tmp_path, factory, backend="sim", seats=3, smbus=None, panels=None, config=None,
+        **kwargs):
     """Run a doctor over injected parts; returns (passed, {check name: (status, detail)},
     printed lines)."""
-    config = sim_table_config(seats)
+    config = config or sim_table_config(seats)
     lines: list[str] = []
     bus = smbus or FakeSMBus()
     made = iter(panels or [])
@@ -193,6 +202,23 @@ def test_a_screen_that_stops_answering(tmp_path, factory):
     assert not passed
     detail = failures(checks)["Seat 2 screen"]
     assert "then stopped answering at frame 1 of 4" in detail and "--stress" in detail
+
+
+def test_a_screen_straight_on_a_bus_that_times_out(tmp_path, factory):
+    config = parse_table_config(DIRECT, "t.toml", backend="sim")
+    passed, checks, _ = run(tmp_path, factory, config=config, buttons=False,
+                            smbus=FakeSMBus(timeout=True))
+    assert "errno 110" in failures(checks)["Seat 1 screen"]
+
+
+def test_a_bus_the_user_may_not_open(tmp_path, factory):
+    class DeniedSMBus(FakeSMBus):
+        def _ack(self, address):
+            raise PermissionError(errno.EACCES, "Permission denied")
+
+    passed, checks, _ = run(tmp_path, factory, buttons=False, smbus=DeniedSMBus())
+    assert "cannot open /dev/i2c-1 (Permission denied): add the user to the i2c group" in \
+        failures(checks)["TCA9548A 0x70 bus 1"]
 
 
 # -- pins ----------------------------------------------------------------------------------
@@ -309,6 +335,18 @@ def test_an_installed_hotspot_that_is_down(tmp_path, factory):
     passed, checks, _ = run(tmp_path, factory, buttons=False,
                             connections=lambda: (["mutiny-hotspot"], ["Wired connection 1"]))
     assert "sudo nmcli connection up mutiny-hotspot" in failures(checks)["Wi-Fi hotspot"]
+
+
+def test_a_pod_that_is_not_connected(tmp_path, factory):
+    config = parse_table_config(DIRECT + '\n[[seat]]\npod = "e661"\n', "t.toml",
+                                backend="sim")
+    passed, checks, _ = run(tmp_path, factory, config=config, buttons=False,
+                            pods=lambda: [{"id": "e661", "connected": False}])
+    assert "pod e661 is not connected" in failures(checks)["Seat 2 pod"]
+    passed, checks, _ = run(tmp_path, factory, config=config, buttons=False,
+                            smbus=FakeSMBus(direct=(PANEL,)),
+                            pods=lambda: [{"id": "e661", "connected": True}])
+    assert passed, failures(checks)
 
 
 # -- stress --------------------------------------------------------------------------------
