@@ -17,7 +17,7 @@ from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Redeal
 from companion.engine.spec import GameSpec, Option
 from companion.errors import ActionRejected
 
-from . import battle, flow, redeal, show, view
+from . import battle, board, flow, redeal, show, view
 from .core import (
     ASSIGNED, BALLOT, BUY, CANNON, CHOOSE, CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
     DEFEND, DIVIDE, FINAL, FIRST_MATE, GAME_ID, GREEN_TOTAL, ISLAND, LOOK, MADNESS,
@@ -587,6 +587,14 @@ class MitMutiny(Game):
 
     def summary(self, view_: dict[str, Any]) -> dict[str, Any]:
         return show.summary(view_)
+
+    def board(self, view_: dict[str, Any]) -> list[dict[str, Any]]:
+        """The table's board from the public view (see the board module)."""
+        return board.board(view_)
+
+    def panel(self, view_: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The seat's own secrets, drawn for its phone (see the board module)."""
+        return board.panel(view_, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         return show.describe(action, names)

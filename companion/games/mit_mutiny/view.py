@@ -12,6 +12,12 @@ Secret, in the owner's view only (``me``): the cards in hand, the pirate's own h
 roll (and, for the First Mate, the roll he peeked at), the islands the pirate has looked
 at while they lie face down, and the pirate's secret ballot (and, for the Scout
 deciding last in a secret ballot, the other two ballots).
+
+Also in every view, worked out from public facts only: what each mystery card does
+(``card_rules``: the deck list is public, hands are not) and each pirate's Infamy if the
+match ended now (``infamy``, item by item). Once the match is over, ``opened`` shows
+what was still hidden: every hand, the last roll if no battle revealed it, and the last
+First Mate's peek.
 """
 from __future__ import annotations
 
@@ -23,8 +29,8 @@ from companion.engine.match import clone
 from companion.engine.rules import Viewer
 
 from .core import (
-    CHOOSE, COLORS, DIVIDE, FINAL, FIRST_MATE, ISLAND, LOOK, RALLY, ROLES, SCOUT, SEATS,
-    TAKE, State, dealt, seat_of, side_sums,
+    CHOOSE, COLORS, DIVIDE, FINAL, FIRST_MATE, ISLAND, LOOK, OVER, RALLY, ROLES, SCOUT,
+    SEATS, TAKE, State, dealt, infamy, seat_of, side_sums,
 )
 
 #: Option values every view shows (the stack of a teaching deck stays out of views).
@@ -60,6 +66,8 @@ def public_view(state: State) -> dict[str, Any]:
                      "deck": len(state["deck"]), "bank": list(state["bank"])}
     # Card names by id (the deck list is public; hands are not).
     out["cards"] = dict(_card_names(state["data"]))
+    out["card_rules"] = {cid: dict(rule) for cid, rule in _card_rules(state["data"])}
+    out["infamy"] = infamy(state)
     out["map"] = _map(state)
     out["rolling"] = _rolling(state)
     revealed = state["revealed"]
@@ -67,7 +75,28 @@ def public_view(state: State) -> dict[str, Any]:
     out["dice_count"] = [len(d) for d in state["dice"]]
     out["sums"] = side_sums(state) if revealed else None
     out["ballot"] = None
+    if state["step"] == OVER:
+        out["opened"] = _opened(state)
     return out
+
+
+def _opened(state: State) -> dict[str, Any]:
+    """At the end every secret is open: the hands, the last roll (when no battle
+    revealed it) and whom the last First Mate peeked at (None: no peek)."""
+    return {"hands": [list(hand) for hand in state["hands"]],
+            "dice": None if state["revealed"] else [[list(d) for d in dice]
+                                                    for dice in state["dice"]],
+            "first_mate": seat_of(state, FIRST_MATE),
+            "peek": state["peek"] if state["peeked"] else None,
+            "deck": len(state["deck"])}
+
+
+@functools.lru_cache(maxsize=16)
+def _card_rules(data: str) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+    """``(id, rule)`` pairs: each dealt card's effect and its numbers (public)."""
+    return tuple((cid, tuple((key, value) for key, value in card.items()
+                             if key not in ("id", "name", "count")))
+                 for cid, card in dealt({"data": data})["cards"].items())
 
 
 @functools.lru_cache(maxsize=16)
