@@ -350,8 +350,9 @@ class HostPin:
 
     def close_session(self, session: object) -> None:
         """Log out: this login stops working at once."""
-        with self._lock:
-            self._sessions.discard(session)  # type: ignore[arg-type]
+        if isinstance(session, str):
+            with self._lock:
+                self._sessions.discard(session)
 
 
 class PinLocked(MutinyError, PermissionError):

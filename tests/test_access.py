@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.access import SeatAccess
+from companion.access import BOOT_STRIDE, PHONES_PER_SEAT, HostPin, SeatAccess
 
 
 def test_tokens_generations_and_names_survive_a_restart(tmp_path):
@@ -35,3 +35,73 @@ def test_every_change_is_in_the_file_at_once(tmp_path):
     assert row == (token, 1, "Bo")
     assert access.generation(5) == -1
     access.close()
+
+
+def test_each_phone_gets_its_own_grant_which_the_host_can_revoke(tmp_path):
+    access = SeatAccess(tmp_path / "access.sqlite3", 4)
+    token = access.token(2)
+    (seat, first), (_seat, second) = access.join(token, "Phone A"), access.join(token.lower())
+    assert seat == 2 and first != second
+    assert access.phone_seat(first) == access.phone_seat(second) == 2
+    listed = access.phones(2)
+    assert [p["device"] for p in listed] == ["Phone A", ""]
+    assert all(p["id"] not in (first, second) for p in listed)  # a short id, not the grant
+    assert access.revoke(2, listed[0]["id"]) and not access.revoke(2, "nope")
+    assert access.phone_seat(first) is None and access.phone_seat(second) == 2
+    assert access.join("0" * 32) is None and access.phone_seat(None) is None
+    access.close()
+
+
+def test_a_seat_holds_a_few_phones_the_oldest_let_go_first():
+    access = SeatAccess(":memory:", 2)
+    phones = [access.join(access.token(0))[1] for _ in range(PHONES_PER_SEAT + 1)]
+    assert access.phone_seat(phones[0]) is None
+    assert all(access.phone_seat(p) == 0 for p in phones[1:])
+
+
+def test_replacing_a_seat_ends_its_phones_and_a_new_match_only_its_link():
+    access = SeatAccess(":memory:", 2)
+    old = access.token(1)
+    _seat, phone = access.join(old)
+    access.new_match()
+    assert access.seat_for(old) is None and access.phone_seat(phone) == 1
+    access.replace(1)
+    assert access.phone_seat(phone) is None and access.phones(1) == []
+
+
+def test_a_new_night_ends_every_link_phone_and_cookie_key_and_keeps_names(tmp_path):
+    path = tmp_path / "access.sqlite3"
+    access = SeatAccess(path, 2)
+    access.rename(0, "Anne")
+    token, key = access.token(0), access.secret_key
+    _seat, phone = access.join(token)
+    access.close()
+    again = SeatAccess(path, 2)  # a restart that resumes a match: all still there
+    assert again.phone_seat(phone) == 0 and again.secret_key == key
+    again.new_night()
+    assert again.phone_seat(phone) is None and again.seat_for(token) is None
+    assert again.secret_key != key and again.names()[0] == "Anne"
+    again.close()
+    third = SeatAccess(path, 2)
+    assert third.phone_seat(phone) is None and third.secret_key != key
+    third.close()
+
+
+def test_every_open_is_a_new_boot_whose_versions_lie_above_the_last(tmp_path):
+    path = tmp_path / "access.sqlite3"
+    boots = []
+    for _ in range(3):
+        access = SeatAccess(path, 2)
+        boots.append(access.first_version)
+        access.close()
+    assert boots == [BOOT_STRIDE, 2 * BOOT_STRIDE, 3 * BOOT_STRIDE]
+    assert SeatAccess(":memory:", 2).first_version == 0
+
+
+def test_host_logins_are_sessions_ended_by_logout():
+    pin = HostPin("123456")
+    first, second = pin.open_session(), pin.open_session()
+    assert first != second and pin.has_session(first) and pin.has_session(second)
+    pin.close_session(first)
+    assert not pin.has_session(first) and pin.has_session(second)
+    assert not pin.has_session(None) and not pin.has_session(["x"])

@@ -276,7 +276,8 @@ def test_connectivity_checks_lead_to_the_join_page(app, path):
 
 
 def test_unknown_host_names_land_on_join_when_the_pi_answers_every_name(app):
-    app.config["SERVER_NAMES"] = ("10.42.0.1", "mutiny.local")
+    app.config["MUTINY_HOSTS"] = ["pirates.lan"]
     reply = app.test_client().get("/some/page", headers={"Host": "example.com"})
-    assert reply.status_code == 302
-    assert app.test_client().get("/nope", headers={"Host": "mutiny.local"}).status_code == 404
+    assert reply.status_code == 302 and reply.headers["Location"].endswith("/join")
+    for own in ("mutiny.local", "10.42.0.1", "pirates.lan"):
+        assert app.test_client().get("/nope", headers={"Host": own}).status_code == 404
