@@ -145,3 +145,24 @@ def test_nobody_can_tell_whether_the_boatswain_waits(twins, condemned):
             continue
         pair.both(seat, lambda a: a["type"] == "vote")
         pair.assert_same(private=[boatswain])
+
+
+@pytest.mark.parametrize("warns", [True, False])
+def test_ready_tells_an_unused_search_or_confession_and_the_rest_stays_alike(twins, warns):
+    """Safer finality: 'Ready, and give up my search' while the search is unused
+    (``ready_warns``); inside the secret "Your move" group, so nobody else can tell."""
+    pair, r = declared(twins, ready_warns=warns)
+    boatswain, chaplain = r[BOATSWAIN], r[CHAPLAIN]
+
+    def ready_label(side, seat):
+        return next(c.label for c in side.hardware[seat].display.choices
+                    if c.action["type"] == "ready")
+    assert ready_label(pair.one, boatswain) == (
+        "Ready, and give up my search" if warns else "Ready to vote")
+    assert ready_label(pair.one, chaplain) == (
+        "Ready, and give up my confession" if warns else "Ready to vote")
+    pair.one.choose(boatswain, action_is(type="search", target=r[NAVIGATOR]))
+    assert ready_label(pair.one, boatswain) == "Ready to vote"
+    pair.assert_same(private=[boatswain])
+    pair.both(boatswain, action_is(type="ready"))
+    pair.assert_same(private=[boatswain])

@@ -71,6 +71,10 @@ SPEC = GameSpec(
         Option("jury", True,
                "Y4: with 5+ players the players without a role vote once in each vote "
                "(off: they only join the discussion)"),
+        Option("ready_warns", True,
+               "a Boatswain or Chaplain who has not searched or confessed gets 'Ready, and "
+               "give up my search' (or confession) in place of 'Ready to vote' (off: "
+               "plain 'Ready to vote', which forfeits it all the same)"),
     ),
     summary="One of four officers is the Mutineer: discuss, use your role, and vote one "
             "sailor innocent, then one guilty.",

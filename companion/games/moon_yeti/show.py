@@ -197,6 +197,19 @@ def _recast(a: Action, state: View, names: Names, seat: int) -> Choice:
                   short=f"{old} to {target}")
 
 
+def _ready(a: Action, state: View, names: Names, seat: int) -> Choice:
+    """Ready to vote ends the seat's round 1: a Boatswain or Chaplain who has not yet
+    searched or confessed is told what he gives up (``ready_warns``). The choice sits in
+    his secret "Your move" group, so the resting screen looks the same either way."""
+    me, role = state.get("me", {}), state["roles"][seat]
+    unused = {BOATSWAIN: ("search", "search"), CHAPLAIN: ("confession", "confession")}
+    if state["step"] == DISCUSS1 and state.get("ready_warns") and role in unused:
+        key, what = unused[role]
+        if key not in me:
+            return Choice(f"Ready, and give up my {what}", a, short=f"Ready, no {what}")
+    return Choice("Ready to vote", a)
+
+
 def _fixed(label: str, secret: bool = False) -> Callable[..., Choice]:
     return lambda a, state, names, seat: Choice(label, a, secret=secret)
 
@@ -208,7 +221,7 @@ def _decline(a: Action, state: View, names: Names, seat: int) -> Choice:
 #: How each action reads as a choice (label, menu group, short form, secret or not).
 CHOICES: dict[str, Callable[[Action, View, Names, int], Choice]] = {
     "declare": _declare,
-    "ready": _fixed("Ready to vote"),
+    "ready": _ready,
     "search": _target_choice("Search {name}'s cabin", "Search {name}", True),
     "confess": _target_choice("Take {name}'s confession", "Confess {name}", True),
     "condemn": _target_choice("Condemn {name}: two votes", "Condemn {name}", False),

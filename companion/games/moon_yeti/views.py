@@ -28,7 +28,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     out.update({"mode": options["mode"], "time_source": options["time_source"],
                 "confession_rule": options["confession"],
                 "change_course": options["change_course"],
-                "course_as_cast": options["course_as_cast"], "jury": options["jury"]})
+                "course_as_cast": options["course_as_cast"], "jury": options["jury"],
+                "ready_warns": options["ready_warns"]})
     for key in VOTE_KEYS.values():
         out[key] = _vote_view(state[key], viewer)
     if isinstance(viewer, int):
