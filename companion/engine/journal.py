@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import sqlite3
+import struct
 import threading
 import time
 from pathlib import Path
@@ -87,6 +88,55 @@ def keep_aside(path: Path, why: str) -> Path:
     return folder
 
 
+def _wal_checksum(data: bytes, big_endian: bool, seed: tuple[int, int]) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes), continued from
+    ``seed`` (https://www.sqlite.org/fileformat.html#checksum_algorithm)."""
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    s0, s1 = seed
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_damage(wal: Path) -> str | None:
+    """What is wrong with a WAL file, read by its own checksums, or None.
+
+    SQLite replays a WAL up to the first frame whose checksum fails and drops the rest.
+    After a crash that is the one transaction being written. If instead frames past the
+    failing one still chain on from it (each checks out against the checksum stored in
+    the frame before) and hold two or more commits, whole transactions written and
+    flushed after it would be dropped: that is damage, not a crash. (Used when the
+    journal has no commit note; reading a large WAL in Python takes a while.)"""
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 32:
+        return None
+    magic, _version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
+    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
+        return None
+    big = magic & 1 == 1
+    if _wal_checksum(data[:24], big, (0, 0)) != (c0, c1):
+        return None  # a header SQLite would ignore as well: nothing to reason from
+    seed, size, broken, commits_after = (c0, c1), 24 + page_size, None, 0
+    for number, at in enumerate(range(32, len(data) - size + 1, size), start=1):
+        _page, commit, s1, s2, k0, k1 = struct.unpack(">6I", data[at:at + 24])
+        if (s1, s2) != (salt1, salt2):
+            break  # a frame of an earlier pass over the file: the end of this one
+        body = data[at:at + 8] + data[at + 24:at + size]
+        if _wal_checksum(body, big, seed) == (k0, k1):
+            commits_after += broken is not None and commit != 0
+        elif broken is None:
+            broken = number
+        seed = (k0, k1)  # past a break, each frame must chain on from the one before
+    if broken is not None and commits_after >= 2:
+        return (f"frame {broken} of its WAL fails its checksum and {commits_after} committed"
+                f" transactions follow it")
+    return None
+
+
 def _count_rows(db: sqlite3.Connection) -> int:
     names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     return sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
@@ -144,7 +194,10 @@ class Journal:
         try:
             noted = int(self._note_path.read_text().strip() or 0)
         except (OSError, ValueError):
-            noted = None  # a journal from before the note, or a torn note: trust SQLite
+            noted = None  # a journal from before the note, or a torn note
+        broken = wal_damage(Path(f"{self.path}-wal")) if noted is None else None
+        if broken is not None:
+            self._refuse(broken)
         try:
             probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             try:
@@ -159,6 +212,9 @@ class Journal:
             found = (f"it holds {rows} rows where {noted} were committed: the WAL or the"
                      f" database file beside it was cut or damaged after they were"
                      f" written, and SQLite would drop the rest without a word")
+        self._refuse(found)
+
+    def _refuse(self, found: str) -> None:
         folder = keep_aside(self.path, f"{self.path}: {found}")
         raise JournalError(
             f"the journal {self.path} does not replay to its last committed action:"

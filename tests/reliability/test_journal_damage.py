@@ -127,6 +127,26 @@ def test_a_bit_flipped_in_the_wal_is_refused_and_kept(tmp_path):
     refused_and_kept(path)
 
 
+def test_without_its_note_a_bit_flipped_wal_is_still_refused_by_its_checksums(tmp_path):
+    path, _versions = played_journal(tmp_path / "j")
+    Path(f"{path}.commits").unlink()  # a journal copied without it, or from before it
+    flip_bit(wal(path), 32 + 24 + 100)
+    message = refused_and_kept(path)
+    assert "frame 1 of its WAL fails its checksum" in message
+
+
+def test_without_its_note_a_wal_torn_in_its_last_transaction_opens(tmp_path):
+    """What a crash leaves (the last transaction half written) is no damage: the journal
+    opens at the action before, as SQLite recovers it."""
+    path, versions = played_journal(tmp_path / "j")
+    Path(f"{path}.commits").unlink()
+    size = wal(path).stat().st_size
+    flip_bit(wal(path), size - 10)  # inside the last frame written
+    with Journal(path) as journal:
+        assert set(journal.match_ids()) == set(versions)
+    assert not list(path.parent.glob("journal.sqlite3.damaged-*"))
+
+
 def test_a_database_file_truncated_beside_its_wal_is_refused_and_kept(tmp_path):
     path, _versions = played_journal(tmp_path / "j", actions=400)
     # Move the first part of the play into the file, then damage the file.
