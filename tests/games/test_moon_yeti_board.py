@@ -305,7 +305,8 @@ def test_aces_mode_shows_the_ace_of_spades_and_opens_every_ace_at_the_end():
     for seat in range(4):
         role = state(match)["roles"][seat]
         suit = state(match)["aces"][ROLES.index(role)]
-        assert aces[f"{NAMES[seat]}, the {role}"] == f"Ace of {suit}"
+        mark = ": the Mutineer" if seat == mutineer else ""
+        assert aces[f"{NAMES[seat]}, the {role}{mark}"] == f"Ace of {suit}"
     assert f"{NAMES[mutineer]} held the ace of spades." in one(board, "result")["lines"]
 
 

@@ -18,6 +18,7 @@ from companion.engine.rules import (
 from companion.errors import OptionError
 from companion.games import kit
 
+from . import board as tabletop
 from . import redeal as redealing
 from . import show, views
 from .data import (
@@ -518,6 +519,14 @@ class CaptainsOrders(Game):
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words for a log line (never a card passed face down)."""
         return show.describe(action, names)
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The table's board: the order, hand sizes, moves, the reveal (see board.py)."""
+        return tabletop.board(view)
+
+    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The seat's hand as cards and its face-down moves."""
+        return tabletop.panel(view, seat)
 
 
 # -- round bookkeeping -------------------------------------------------------------------

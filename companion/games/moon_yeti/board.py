@@ -367,8 +367,8 @@ def _cards(state: View, names: Names) -> Part:
     holders = [s for s, role in enumerate(state["roles"]) if role in ROLES]
     if state["mode"] == "aces":
         return b.cards([b.card(f"Ace of {reveal['cards_or_aces'][s]}", kind="ace",
-                               label=_who(state, names, s), seat=s,
-                               state="the Mutineer" if s == reveal["mutineer"] else "")
+                               label=_card_title(state, names, s), seat=s,
+                               state="open" if s == reveal["mutineer"] else "")
                         for s in holders], title="The aces")
     return b.group(*[_card_grid(reveal["cards_or_aces"][s], _card_title(state, names, s),
                                 state["minute"]) for s in holders],
