@@ -3,8 +3,6 @@ nobody, the peeked pirate included (docs/games/mit-mutiny.md; docs/seats.md, "Th
 secrecy rule")."""
 from __future__ import annotations
 
-import pytest
-
 from tests.secrecy.harness import action_is
 
 

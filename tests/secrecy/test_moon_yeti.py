@@ -70,20 +70,17 @@ def vote_apart(pair, told: list[int]) -> None:
     while True:
         voters = pair.one.match.acting()
         assert voters == pair.two.match.acting()
-        owed = sum(1 for _ in voters)
-        voter = voters[0]
-        ballots = pair.one.match.view("public")["state"]
         key = "vote1" if pair.one.match.step() == "vote1" else "vote2"
-        left = ballots[key]["ballots_total"] - ballots[key]["ballots_in"]
-        if left == 1:
-            return
+        vote = pair.one.match.view("public")["state"][key]
+        if vote["ballots_total"] - vote["ballots_in"] == 1:
+            return  # the last ballot reveals them all
+        voter = voters[0]
         options = targets(pair.one, voter)
         pair.one.choose(voter, action_is(type="vote", target=options[0]))
         pair.two.choose(voter, action_is(type="vote", target=options[-1]))
         if voter not in told:
             told.append(voter)
         pair.assert_same(private=told)
-        assert owed
 
 
 def test_every_innocence_ballot_looks_the_same_whatever_it_names(twins):
