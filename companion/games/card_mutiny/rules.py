@@ -16,7 +16,7 @@ from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result
                                     Step, Viewer, always)
 from companion.errors import OptionError
 from companion.games import kit
-from companion.games.card_mutiny import board, show, views
+from companion.games.card_mutiny import board, show, tabletop, views
 from companion.games.card_mutiny.board import is_grid
 from companion.games.card_mutiny.data import (CELLS, CODES, DEAL, EVENTS, FLIP, GEMS, KINDS,
                                               LOG_LENGTH, LOOK, MAP_SET, MAX_ACCIDENT,
@@ -520,3 +520,11 @@ class CardMutiny(Game):
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words for a log line (never what a face-down card is)."""
         return show.describe(action, names)
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The tabletop from the public view: the grid, counts, chests, the log."""
+        return tabletop.board(view)
+
+    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The seat's own phone: the cards it is peeking at."""
+        return tabletop.panel(view, seat)
