@@ -14,7 +14,8 @@
 #                   running Pi (systemctl, nmcli, raspi-config, hostnamectl) stubbed
 #   6. wheel        the project's wheel with its dependencies, for the root's architecture,
 #                   from the package index, into a venv of its own
-#   7. doctor       `mutiny doctor --backend sim` from the installed service's venv
+#   7. doctor       `mutiny doctor --backend sim` from the installed service's venv, as root
+#                   and as the service user (runuser -u mutiny) from a folder it cannot write
 #   8. engine tests pytest tests/engine against the installed wheel: the unit tests, then
 #                   the contract playouts for at most --contract-minutes (default 30)
 #
@@ -307,11 +308,17 @@ wheel() {
 }
 
 doctor() {
+    # As root from /tmp, then as the service user from a folder it cannot write (/), as
+    # `sudo -u mutiny mutiny doctor` runs on the Pi: the PATH link, the venv, lgpio's FIFO.
     in_root bash -c "set -e
-        ls -l /usr/local/bin/mutiny || true
+        ls -l /usr/local/bin/mutiny
         cd /tmp
         mutiny --help | head -n 3
-        mutiny doctor --backend sim --config $CHECK_SRC/hardware/table-4.toml"
+        mutiny doctor --backend sim --config $CHECK_SRC/hardware/table-4.toml
+        echo '-- as the service user, from /:'
+        cd /
+        runuser -u mutiny -- mutiny doctor --backend sim --no-buttons \
+            --config /etc/mutiny/table.toml"
 }
 
 engine_tests() {
