@@ -160,7 +160,9 @@ def test_the_chests_gold_and_the_captain_are_on_the_ledger():
 
 
 def test_everyone_is_captain_at_the_start():
-    assert "Everyone is Captain (all tied at 0 gold)" in said(new())
+    match = new()
+    assert "Everyone is Captain (all tied at 0 gold)" in said(match)
+    assert not any("note" in row for row in one(match, "ledger")["rows"])
 
 
 def test_a_mutiny_with_a_choice_of_captains_names_the_decision():

@@ -190,9 +190,10 @@ def _ledger(view: Mapping[str, Any]) -> Part:
     columns = ["Gold", "Map sets"] + (["Final gold"] if over else [])
     lines = [[st["gold"][s], st["map_sets"][s]] + ([st["scores"][s]] if over else [])
              for s in range(len(names))]
-    # Once the game is over the Captain no longer matters: the winners are marked.
-    notes = ["Captain" if s in st["captains"] and not over else ""
-             for s in range(len(names))]
+    # Once the game is over the Captain no longer matters: the winners are marked. When
+    # everyone is tied, the line above the ledger says so once.
+    marked = not over and len(st["captains"]) < len(names)
+    notes = ["Captain" if marked and s in st["captains"] else "" for s in range(len(names))]
     result = view.get("result") or {}
     return b.ledger(columns, names, lines, title="Gold", notes=notes,
                     turn=None if over or st["phase"] == DEAL else st["turn"],
