@@ -16,6 +16,7 @@ from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result
                                     Step, Viewer, always)
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
+from companion.games.booty_dice import board as tabletop
 from companion.games.booty_dice import show
 from companion.games.booty_dice.data import (
     COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS, CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
@@ -28,6 +29,9 @@ from companion.games.booty_dice.data import (
 VIEW_SCALARS = ("seats", "treasure", "war_chest", "locker", "turn", "roller", "step",
                 "rolls", "winner", "reason")
 VIEW_LISTS = ("lives", "shields", "doubloons", "dice", "held")
+#: Resolved turns kept before the latest one (``state["earlier"]``), so the table's
+#: story of the last turns survives the next turn's resolution.
+EARLIER_TURNS = 3
 
 
 # -- who acts in each step, and what they may do -----------------------------------------
@@ -112,6 +116,8 @@ class BootyDice(Game):
             # The final dice of the latest resolution and their roller, kept after the
             # turn passes so the table can check what was resolved.
             "last_roll": None,
+            # The turns resolved before it: {"seat", "dice", "events"}, oldest first.
+            "earlier": [],
             "winner": None,
             "reason": "",
         }
@@ -195,6 +201,9 @@ class BootyDice(Game):
             out[key] = [dict(item) for item in state[key]]
         last = state["last_roll"]
         out["last_roll"] = {"seat": last["seat"], "dice": list(last["dice"])} if last else None
+        out["earlier"] = [{"seat": turn["seat"], "dice": list(turn["dice"]),
+                           "events": [dict(e) for e in turn["events"]]}
+                          for turn in state["earlier"]]
         out["options"] = dict(state["options"])
         out["alive"] = [lives > 0 for lives in state["lives"]]
         return out
@@ -215,6 +224,11 @@ class BootyDice(Game):
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words, for a log line."""
         return show.describe(action, names)
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The standings in words, the last turns and the end (see board.py); the dice
+        and the pirates are drawn by web/static/games/booty-dice.js."""
+        return tabletop.board(view)
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -307,6 +321,10 @@ def resolution_queue(dice: list[str], consume: bool, order: str) -> list[dict[st
 def _begin_resolution(state: State) -> None:
     state["queue"] = resolution_queue(state["dice"], state["options"]["combos_consume"],
                                       state["options"]["order"])
+    last = state["last_roll"]
+    if last is not None:
+        state["earlier"] = (state["earlier"] + [{**last, "events": state["events"]}]
+                            )[-EARLIER_TURNS:]
     state["events"] = []
     state["last_roll"] = {"seat": state["roller"], "dice": list(state["dice"])}
     _advance(state)

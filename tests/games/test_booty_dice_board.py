@@ -1,0 +1,161 @@
+"""Booty Dice's board (companion/games/booty_dice/board.py): as before (the roller, the
+standings, the Doubloons; the dice panel is web/static/games/booty-dice.js) plus the last
+turns in words - the previous turn stays when the next roll starts, and the turns before
+it stay in the public view (``earlier``) - the previous roller's final dice, and the end.
+
+The table rolls (``dice="table"``): the roller enters each face, so every turn is exact.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.engine import PUBLIC, Match
+from companion.engine import board as b
+from companion.games.booty_dice import GAME
+from companion.games.booty_dice import board as tabletop
+
+NAMES = ["Anne", "Bonny", "Calico Jack", "Drake", "Edward Teach", "Flint"]
+FACE = {"$": "doubloon", "X": "x", "J": "jolly", "C": "cutlass", "P": "plank",
+        "S": "shield"}
+
+
+def new(seats: int = 3, **options) -> Match:
+    return Match.create(GAME, seats, {"dice": "table", **options}, seed=7, names=NAMES[:seats])
+
+
+def roller(match: Match) -> int:
+    return match.view(PUBLIC)["state"]["roller"]
+
+
+def enter(match: Match, faces: str) -> None:
+    for code in faces:
+        match.apply(roller(match), {"type": "enter", "face": FACE[code]})
+
+
+def turn(match: Match, faces: str, picks: tuple = ()) -> None:
+    seat = roller(match)
+    enter(match, faces)
+    match.apply(seat, {"type": "stop"})
+    for kind, target in picks:
+        match.apply(seat, {"type": kind, "seat": target})
+
+
+def one(match: Match, kind: str) -> dict:
+    hits = [p for p in match.board() if p["part"] == kind]
+    assert len(hits) == 1, f"{len(hits)} {kind} parts"
+    return hits[0]
+
+
+def log(match: Match) -> list[str]:
+    return one(match, "log").get("lines", [])
+
+
+ANNE_TURN = ["Anne rolled Doubloon, Doubloon, Shield, X Marks the Spot, X Marks the "
+             "Spot and Walk the Plank",
+             "Anne takes 2 Doubloons", "Anne takes 2 Doubloons", "Anne pays 2 Doubloons",
+             "Anne pays 2 Doubloons", "Anne loses 1 Life", "Anne takes 1 Shield"]
+
+
+def test_the_board_is_built_from_the_public_view_and_keeps_todays_parts():
+    match = new()
+    board = match.board()
+    assert board == GAME.board(match.view(PUBLIC))
+    assert [p["part"] for p in board] == ["headline", "text", "ledger", "log"]
+    assert board[0] == b.headline("Anne is rolling (roll 1 of 3)")
+    assert one(match, "ledger")["columns"] == ["Doubloons"]
+    assert log(match) == []
+
+
+def test_a_turn_is_told_die_by_die_and_stays_when_the_next_roll_starts():
+    match = new()
+    turn(match, "$$SXXP")
+    assert log(match) == ANNE_TURN
+    enter(match, "CC")  # Bonny's roll has started: Anne's turn is still told
+    assert log(match) == ANNE_TURN
+    last = one(match, "dice")
+    assert last["title"] == "Anne's last roll" and last["seat"] == 0
+    assert last["faces"] == ["Doubloon", "Doubloon", "Shield", "X Marks the Spot",
+                             "X Marks the Spot", "Walk the Plank"]
+
+
+def test_the_turns_before_stay_after_the_next_turn_resolves():
+    match = new()
+    turn(match, "$$SXXP")
+    turn(match, "CSSSSS", picks=(("attack", 2),))
+    lines = log(match)
+    assert lines[:len(ANNE_TURN)] == ANNE_TURN
+    assert lines[len(ANNE_TURN):] == [
+        "Bonny rolled Cutlass, Shield, Shield, Shield, Shield and Shield",
+        "Calico Jack loses 1 Life", *["Bonny takes 1 Shield"] * 5]
+    assert match.view(PUBLIC)["state"]["earlier"][0]["seat"] == 0
+
+
+def test_only_the_last_four_turns_are_kept():
+    match = new()
+    for _ in range(6):
+        turn(match, "SSSSSS")
+    lines = log(match)
+    rolls = [line for line in lines if " rolled " in line]
+    assert [line.split()[0] for line in rolls] == ["Calico", "Anne", "Bonny", "Calico"]
+    assert len(match.view(PUBLIC)["state"]["earlier"]) == 3
+
+
+def test_the_end_names_the_winner_with_why_and_every_standing():
+    match = new(2)
+    for _ in range(12):
+        if match.is_over:
+            break
+        seat = roller(match)
+        turn(match, "CCCCCC" if seat == 0 else "SXXXXX")
+    assert match.is_over
+    end = one(match, "result")
+    assert end["title"] == "Anne wins!" and end["winners"] == [0]
+    assert end["lines"][0] == "Anne wins: last pirate alive."
+    assert end["lines"][2] == "Bonny is out."
+    assert end["scores"] == match.result().scores
+    assert one(match, "headline")["text"] == "Anne wins: last pirate alive"
+    assert "Anne wins!" in log(match)
+
+
+def test_no_panel_everything_is_on_the_board():
+    assert new().panel(0) == []
+
+
+SOURCES = [Path(tabletop.__file__), Path(tabletop.__file__).with_name("show.py"),
+           Path(tabletop.__file__).with_name("rules.py"), Path(b.__file__)]
+VOCABULARY = {w.lower() for text in [p.read_text() for p in SOURCES] + NAMES
+              for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key != "part":
+                yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_play_keeps_every_word_whole_and_whole_turns_in_the_log(seed):
+    rng = random.Random(seed)
+    seats = 2 + seed * 2
+    match = Match.create(GAME, seats, {}, seed=seed, names=NAMES[:seats])
+    while not match.is_over:
+        board = match.board()
+        for text in _strings(board):
+            for token in re.findall(r"[A-Za-z]+", text):
+                assert token.lower() in VOCABULARY, f"{token!r} cut, in {text!r}"
+        lines = one(match, "log").get("lines", [])
+        # Whole turns, each from its roll, the last four at most.
+        assert not lines or " rolled " in lines[0]
+        assert sum(" rolled " in line for line in lines) <= 4
+        actor = match.acting()[0]
+        match.apply(actor, rng.choice(match.legal_actions(actor)))
