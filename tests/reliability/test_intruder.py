@@ -271,6 +271,17 @@ def test_an_oversize_body_is_413_chunked_or_not(tmp_path):
             answer = sock.recv(4096)
             sock.close()
             assert answer.startswith(b"HTTP/1.1 413"), (chunked, answer[:80])
+        # A small body in chunks is read whole, as if it gave its length.
+        sock = socket.create_connection(("127.0.0.1", server.http.port), timeout=20)
+        body = b'{"pin": "000001"}'
+        sock.sendall(b"POST /api/host/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:"
+                     b" application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+        answer = b""
+        while b"bad_pin" not in answer and (chunk := sock.recv(4096)):
+            answer += chunk
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 401") and b'"code":"bad_pin"' in answer
 
 
 def test_a_port_in_use_is_one_line_not_a_traceback(tmp_path):
