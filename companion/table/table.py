@@ -142,6 +142,8 @@ class Table:
                 match.apply(actor, action)
                 if match.is_over:
                     self.journal.finish(match.id)
+            if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
+                self._last_error.pop(actor, None)  # seat acts, by buttons or phone
             # A double tap must not act twice, even where the choices look the same.
             version = self._payloads.acted(actor)
             self.refresh()
@@ -197,7 +199,7 @@ class Table:
             return self.join_url(seat)
 
     def tell(self, seat: int, message: str) -> None:
-        """Show ``message`` on the seat's screen and phones until its next press (a
+        """Show ``message`` on the seat's screen and phones until it next acts (a
         phone joined the seat: docs/security.md)."""
         with self._lock:
             self._last_error[seat] = message
