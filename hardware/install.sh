@@ -388,10 +388,14 @@ main() {
     elif [ "$DRY_RUN" = 1 ]; then
         say "$CHANGES changes would be made."
     else
-        say "$CHANGES changes made. Check the table with: sudo -u $SERVICE_USER $PREFIX/venv/bin/mutiny doctor --config /etc/mutiny/table.toml"
-    fi
-    if [ "${REBOOT:-0}" = 1 ] && [ "$DRY_RUN" = 0 ]; then
-        say "The I2C settings in config.txt take effect after a reboot: sudo reboot"
+        say "$CHANGES changes made."
+        if [ "${REBOOT:-0}" = 1 ]; then
+            say "The I2C settings in config.txt take effect after a reboot: sudo reboot"
+        fi
+        say "Check the table (the doctor needs the seats to itself):"
+        say "  sudo systemctl stop mutiny"
+        say "  sudo -u $SERVICE_USER mutiny doctor --config /etc/mutiny/table.toml"
+        say "  sudo systemctl start mutiny"
     fi
 }
 
