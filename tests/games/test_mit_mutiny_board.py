@@ -66,6 +66,11 @@ def facts(board: list[dict[str, Any]], title: str = "") -> dict[str, Any]:
             for label, value in part["items"]}
 
 
+def pirates(board: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pirates' ledger (Rum, crew dice, cards, islands, Cannons, Infamy so far)."""
+    return find(board, "group", "The pirates")[0]["parts"][0]
+
+
 def lines(board: list[dict[str, Any]], title: str) -> list[str]:
     return [line for part in find(board, "text", title) for line in part["lines"]]
 
@@ -101,16 +106,19 @@ def test_a_battle_on_the_board_shows_both_sums_both_sides_dice_and_the_winner():
     assert [(d["title"], d["faces"], d["tones"]) for d in captains["parts"]] == [
         ("Anne Bonny (Captain): 12", [6, 6], ["", ""]),
         ("Mary Read: 20", [6, 6, 8], ["", "", "black"])]
-    told = lines(board, "Blow by blow")
-    assert told[0] == ("Calico Jack Rackham and Blackbeard mutiny; the cups are lifted: "
-                       "mutiny 10 against 16 for the Captain")
-    assert "Calico Jack Rackham plays Cannon" in told
-    assert "Calico Jack Rackham's Cannon adds 6" in told
-    assert ("The cards are done: mutiny 16 against 16 for the Captain - a tie") in told
-    assert ("Every die is rolled again: Anne Bonny 6 and 6; Calico Jack Rackham 1, 1 and 1;"
-            " Mary Read 6, 6 and d8 8; Blackbeard 1 and 1") in told
-    assert "Captain Anne Bonny's side wins and the Captain takes the island" in told
-    assert "Anne Bonny keeps their share: 1 Sugar and 1 Orange" in told
+    assert lines(board, "Blow by blow") == [
+        "Calico Jack Rackham and Blackbeard mutiny; the cups are lifted: mutiny 10 against "
+        "16 for the Captain",
+        "Anne Bonny passes",  # no card in hand: a public count, so the pass is made for her
+        "Calico Jack Rackham plays Cannon: adds 6",
+        "Mary Read, Blackbeard, Anne Bonny and Calico Jack Rackham pass",
+        "The cards are done: mutiny 16 against 16 for the Captain - a tie",
+        "Every die is rolled again: Anne Bonny 6 and 6; Calico Jack Rackham 1, 1 and 1; "
+        "Mary Read 6, 6 and d8 8; Blackbeard 1 and 1",
+        "Anne Bonny, Calico Jack Rackham, Mary Read and Blackbeard pass",
+        "The cards are done: mutiny 5 against 32 for the Captain",
+        "Captain Anne Bonny's side wins and the Captain takes the island",
+        "The defenders keep their shares: Anne Bonny 1 Sugar and 1 Orange"]
     # The sums are public: the same on the table as in the public view.
     assert match.step() == "buy" and match.view(PUBLIC)["state"]["sums"] == {M: 5, D: 32}
     done_buying(match)
@@ -128,16 +136,16 @@ def test_a_won_mutiny_shows_the_new_captain_and_every_cup_draw():
     assert facts(board, "The sums") == {"Mutiny": 23, "The Captain's side": 8,
                                         "Winner": "The mutineers", "New Captain": "Mary Read"}
     cup = st(match)["cup"]
-    drawn = ", ".join(f"{n}. {NAMES[seat]}: {kind.capitalize()}"
+    drawn = ", ".join(f"{n}. {NAMES[seat]} {kind.capitalize()}"
                       for n, (seat, kind) in enumerate(cup["draws"], 1))
-    assert lines(board, "The draws in order") == [drawn]
-    assert facts(board)["In the cup"] == "1 Sugar, 2 Orange, 1 Gold and 1 Plantain"
-    assert facts(board)["Drawing in turn"] == "Mary Read and Blackbeard"
-    assert len(lines(board, "What each drew")) == 2
-    crew = find(board, "seats", "The crew")[0]["people"]
-    assert [p.get("role", "") for p in crew] == ["", "First Mate", "Captain", "Scout"]
-    assert [p["note"] for p in crew] == ["Purple mat, defends", "Red mat, defends",
-                                        "Blue mat, mutinies", "Brown mat, mutinies"]
+    told = lines(board, "The cup draws")
+    assert told[0] == ("In the cup: 1 Sugar, 2 Orange, 1 Gold and 1 Plantain, drawn in turn "
+                       "by Mary Read and Blackbeard")
+    assert told[1].startswith("Mary Read drew ") and told[2].startswith("Blackbeard drew ")
+    assert told[3] == f"In order: {drawn}"
+    crew = pirates(board)["rows"]
+    assert [row.get("note") for row in crew] == ["defends", "First Mate, defends",
+                                                 "Captain, mutinies", "Scout, mutinies"]
 
 
 def test_table_dice_and_table_cup_show_who_the_table_waits_for():
@@ -154,8 +162,8 @@ def test_table_dice_and_table_cup_show_who_the_table_waits_for():
     board = match.board()
     assert board[0]["text"] == ("Round 1 - Rallying the crew: waiting for Mary Read and "
                                 "Blackbeard to enter their dice")
-    cups = find(board, "group", "Crew dice under the cups")[0]["parts"]
-    assert [(d["title"], d["faces"], d["hidden"]) for d in cups] == [
+    cups = find(board, "group", "Crew dice under the cups")[0]
+    assert [(d["title"], d["faces"], d["hidden"]) for d in cups["parts"]] == [
         ("Anne Bonny, rolled", [None, None], "2 dice under the cup"),
         ("Calico Jack Rackham, rolled", [None, None], "2 dice under the cup"),
         ("Mary Read, rolling", [None] * 3, "3 dice under the cup, the black one a d8"),
@@ -174,21 +182,25 @@ def test_the_map_shows_twelve_spaces_the_looked_at_islands_and_the_island_in_pla
     first = down.index(True)
     match.apply(scout, {"type": "look", "space": first})
     board = match.board()
-    spaces = find(board, "cards", "The map")[0]
-    assert spaces["title"] == "The map: 12 islands left to raid"
-    assert len(spaces["items"]) == 12 and all(card["down"] for card in spaces["items"])
-    assert spaces["items"][first]["label"] == f"Space {first + 1}: the Scout is looking"
-    assert spaces["items"][first]["state"] == "held"
+    spaces = find(board, "grid")[0]
+    assert (spaces["rows"], spaces["cols"]) == (1, 12) and len(spaces["cells"]) == 12
+    assert all(card["down"] and card["back"] == "Island" for card in spaces["cells"])
+    assert spaces["cells"][first]["state"] == "held"
+    assert facts(board, "")["The Scout is looking at"] == f"space {first + 1}"
+    assert facts(board)["Face down"] == 12 and facts(board)["Left to raid"] == 12
     second = down.index(True, first + 1)
     match.apply(scout, {"type": "look", "space": second})
     match.apply(scout, {"type": "choose", "space": second})
     island = st(match)["island"]
-    spaces = find(match.board(), "cards", "The map")[0]["items"]
-    assert spaces[second]["face"] == island["name"] and not spaces[second]["down"]
+    board = match.board()
+    cells = find(board, "grid")[0]["cells"]
+    assert cells[second]["face"] == island["name"] and not cells[second]["down"]
+    assert sum(1 for cell in cells if cell["down"]) == 11
+    assert facts(board)["In play"] == f"{island['name']} on space {second + 1}"
     # The other island the Scout saw stays face down, marked as seen by him.
-    assert spaces[first]["label"] == f"Space {first + 1}: seen by {NAMES[scout]}"
-    in_play = find(match.board(), "cards", "The island in play")[0]["items"][0]
-    assert in_play["face"] == island["name"]
+    assert facts(board)["Seen before"] == f"space {first + 1} by {NAMES[scout]}"
+    here = find(board, "group", "the island in play")[0]
+    assert here["title"] == f"{island['name']} (space {second + 1}), the island in play"
 
 
 def test_the_loot_mat_the_ledgers_and_the_supply_are_on_the_board():
@@ -201,13 +213,15 @@ def test_the_loot_mat_the_ledgers_and_the_supply_are_on_the_board():
     assert [row["values"] for row in mat["rows"]] == [[1, 0, 0, 0], [0, 0, 0, 0],
                                                      [2, 1, 0, 0], [0, 0, 0, 1]]
     assert facts(board)["The Scout took"] == "a Plantain (Blackbeard)"
-    pirates = find(board, "ledger", "The pirates")[0]
-    assert pirates["columns"] == ["Rum", "Crew dice", "Cards in hand", "Islands",
-                                  "Cannons fired", "Infamy so far"]
-    assert pirates["rows"][2]["values"] == [2, "2 red, 0 green", 0, 0, 0, 1]
-    assert [row.get("note") for row in pirates["rows"]] == [
-        "Captain", "First Mate", "Quarter Master", "Scout"]
-    loot = find(board, "ledger", "Loot on each player mat")[0]
+    ledger = pirates(board)
+    assert ledger["columns"] == ["Rum", "Crew dice (red + green)", "Cards in hand",
+                                  "Islands", "Cannons fired", "Infamy so far"]
+    assert ledger["rows"][2]["values"] == [2, "2 + 0", 0, 0, 0, 1]
+    assert [row.get("note") for row in ledger["rows"]] == [
+        "Captain, defends", "First Mate, deciding", "Quarter Master, deciding",
+        "Scout, deciding"]
+    assert facts(board)["Printed on the card"] == "3 Sugar, 1 Orange and 2 Plantain"
+    loot = find(board, "ledger", "Loot cubes on each player mat")[0]
     assert loot["rows"][3]["values"] == [0, 0, 0, 1]
     assert facts(board, "The supply and the bank") == {
         "Rum": 25, "Green crew dice": 10, "Mystery cards": 26,
@@ -218,9 +232,11 @@ def test_public_decisions_show_as_they_are_made_and_a_secret_ballot_only_as_a_co
     match = new()
     to_decisions(match)
     match.apply(seat_of(match, SCOUT), {"type": "decide", "choice": M})
-    crew = find(match.board(), "seats", "The crew")[0]["people"]
-    assert crew[3]["note"] == "Brown mat, mutinies" and crew[2]["note"] == "Blue mat, deciding"
-    assert crew[2].get("turn") and crew[0]["note"] == "Purple mat, defends"
+    ledger = pirates(match.board())
+    notes = [row.get("note") for row in ledger["rows"]]
+    assert notes == ["Captain, defends", "First Mate, deciding", "Quarter Master, deciding",
+                     "Scout, mutinies"]
+    assert ledger["turn"] == [2]  # the Quarter Master decides next
 
     hidden = new(ballot="secret")
     to_decisions(hidden)
@@ -242,7 +258,6 @@ def test_every_step_is_named_in_full_words_and_the_headline_says_it():
             assert board[0]["part"] == "headline"
             where = f"Round {st(match)['round']} - " if st(match)["round"] else ""
             assert headline.startswith(where + STEP_NAMES[step])
-            assert facts(board)["Step"] == STEP_NAMES[step]
             assert not set(words(board)) & set(GAME.steps), "a step id on the board"
             actor, action = rng.choice([(a, act) for a in match.acting()
                                         for act in match.legal_actions(a)])
@@ -370,14 +385,14 @@ def test_the_end_gives_each_pirates_infamy_sources_and_opens_every_secret():
                                   "2 Rum (1) = 13 Infamy")
     assert result["lines"][1] == ("Calico Jack Rackham: 0 islands (0), shared Notorious "
                                   "Drunk with 2 Rum (1) = 1 Infamy")
-    final = find(board, "ledger", "The final Infamy")[0]
+    final = find(board, "group", "The final Infamy")[0]["parts"][0]
     assert final["columns"] == ["Islands", "Fierceness in Battle", "Notorious Drunk",
                                 "Infamy cards", "Total"]
     assert final["rows"][0]["values"] == [12, 0, 1, 0, 13] and final["winners"] == [0]
-    hands = find(board, "cards", "the cards left in hand")[0]["items"]
-    assert [(c["face"], c["label"]) for c in hands] == [("Quick Reload", "Mary Read")]
+    assert lines(board, "Opened at the end") == [
+        "Left in Mary Read's hand: Quick Reload",
+        "In the last round First Mate Calico Jack Rackham did not peek.",
+        "25 mystery cards were never bought."]
     # The last round had no battle: its roll is opened now.
     last = find(board, "group", "the last roll, never revealed")[0]["parts"]
     assert [d["faces"] for d in last] == [[1, 1], [1, 1], [1, 1, 1], [1, 1]]
-    assert "In the last round First Mate Calico Jack Rackham did not peek." in lines(
-        board, "Opened at the end")

@@ -20,7 +20,7 @@ from .core import (
     TAKE,
 )
 from .story import (
-    STEP_NAMES, acting, and_list, blow_by_blow, card_name, card_words, cubes, event_line,
+    STEP_NAMES, a_cube, acting, and_list, blow_by_blow, card_name, card_words, cubes, event_line,
     headline, kind_name, name_of, role_name, seat_with, sources_line, total, winner_line,
 )
 
@@ -35,101 +35,122 @@ SIDE_NAMES = {MUTINY: "The mutineers", DEFEND: "The Captain's side"}
 # -- the board -----------------------------------------------------------------------------
 
 def board(view: View) -> list[Part]:
-    """The table's board, from the public view only."""
+    """The table's board, from the public view only: what the table is doing first
+    (the island and its loot mat, the cups, the battle, the buying), then the
+    pirates' ledgers and the map; at the end, the final Infamy and the secrets."""
     state, names = view["state"], view["names"]
-    if state["step"] == DEAL:
+    step = state["step"]
+    if step == DEAL:
         return [b.headline(STEP_NAMES[DEAL])]
-    parts = [b.headline(headline(state, names)), _round_facts(state, names)]
-    parts += _crew(state, names)
-    parts += _island_parts(state, names)
-    parts += _dice_parts(state, names)
-    if state["step"] in BUY_STEPS:
-        parts.append(_buying(state, names))
-    parts += _pirates(state, names)
-    parts.append(_supply(state))
-    if state["step"] == OVER:
+    parts = [b.headline(headline(state, names))]
+    if step == OVER:
         parts += end_story(view)
+    if step in (SETUP, ROLES, LOOK, CHOOSE, ISLAND):  # the map is what matters now
+        parts += [*_map(state, names), _supply(state), *_now(state, names),
+                  *_pirates(state, names)]
+    else:
+        parts += _now(state, names) + _pirates(state, names)
+        if step in BUY_STEPS:
+            parts.append(_prices(state, names))
+        parts += [_supply(state), *_map(state, names)[::-1]]
     parts.append(b.log([event_line(e, names, state) for e in state["log"]],
                        title="What happened"))
     return parts
 
 
-def _round_facts(state: View, names: list[str]) -> Part:
-    items: list[tuple[str, Any]] = [("Step", STEP_NAMES[state["step"]])]
-    if state["round"]:
-        items.insert(0, ("Round", state["round"]))
-    items.append(("Islands conquered", f"{state['islands_done']} of {state['islands_total']}"))
-    if state["captain"] is not None:
-        items.append(("Captain", name_of(names, state["captain"])))
-    return b.facts(items)
+def _supply(state: View) -> Part:
+    supply = state["supply"]
+    items = [("Rum", supply["rum"]), ("Green crew dice", supply["green"]),
+             ("Mystery cards", supply["deck"])]
+    items += [(name, n) for name, n in zip(KIND_NAMES, supply["bank"])]
+    return b.facts(items, title="The supply and the bank")
+
+
+def _now(state: View, names: list[str]) -> list[Part]:
+    """What the table is busy with this round, in the order it happens."""
+    step, fight = state["step"], state["battle"]
+    this_round = fight is not None and fight.get("round") == state["round"]
+    if step == SETUP or state["round"] <= 1 and step in BEFORE_DICE:
+        parts = _setup_rolls(state, names)
+    else:
+        parts = []
+    if step in BEFORE_DICE:
+        if fight and not this_round and step in (ROLES, LOOK, CHOOSE, ISLAND):
+            parts.append(_last_battle(state, names, fight))
+        return parts + _island(state, names)
+    if this_round and fight["fought"]:
+        parts.append(_battle(state, names, fight))
+    elif step in (SETUP, OVER):
+        return parts
+    else:
+        inside = [_cups(state, names)]
+        ballot = state.get("ballot")
+        if step in (BALLOT, FINAL) and ballot and "cast" not in ballot:
+            inside.append(b.ballots(ballot["ballots_in"], ballot["ballots_total"],
+                                    title="Secret ballots: mutiny or defend"))
+        if this_round:  # everyone defended
+            inside.append(b.text("Everyone defended the Captain: no battle. The dice stay "
+                                 "under the cups and each pirate took their share.",
+                                 title="No battle", tone="note"))
+        title = STEP_NAMES[RALLY] if step == RALLY else "Mutiny or defend"
+        parts.append(b.group(*inside, title=title))
+    return parts + _island(state, names)
+
+
+def _setup_rolls(state: View, names: list[str]) -> list[Part]:
+    rolls = state["setup_rolls"]
+    if not rolls:
+        return []
+    lines = [and_list([f"{name_of(names, s)} {sum(faces)}" for s, faces in enumerate(roll)
+                       if faces]) for roll in rolls]
+    return [b.text(*[f"Roll {n}: {line}" for n, line in enumerate(lines, 1)],
+                   title="Rolls for the first Captain")]
 
 
 # -- the crew: roles and decisions ---------------------------------------------------------
 
-def _crew(state: View, names: list[str]) -> list[Part]:
-    """The four pirates with their roles and, as the rules make them public, their
-    decisions; a ballot box while a secret ballot runs."""
-    turn = acting(state)
-    notes = _decision_notes(state)
-    people = [b.person(s, names[s], role=role_name(state, s), note=notes[s], turn=s in turn,
-                       winner=state["step"] == OVER and s in state["final"]["winners"])
-              for s in range(len(names))]
-    parts = [b.seats(people, title="The crew")]
-    ballot = state.get("ballot")
-    if state["step"] in (BALLOT, FINAL) and ballot and "cast" not in ballot:
-        parts.append(b.ballots(ballot["ballots_in"], ballot["ballots_total"],
-                               title="Secret ballots: mutiny or defend"))
-    return parts
-
-
-def _decision_notes(state: View) -> list[str]:
-    colours = [f"{p['color']} mat" for p in state["pirates"]]
+def _notes(state: View) -> list[str]:
+    """Each pirate's role and, as the rules make it public, their decision."""
     step = state["step"]
-    if step in BEFORE_DICE or step in (SETUP, RALLY, PEEK) or not any(state["decisions"]):
-        return colours
+    deciding = step in (DECIDE, BALLOT, FINAL)
+    shown = not (step in BEFORE_DICE or step in (SETUP, RALLY, PEEK))
     notes = []
-    for seat, colour in enumerate(colours):
-        choice = state["decisions"][seat]
-        if choice == MUTINY:
-            word = "mutinies"
-        elif choice == DEFEND:
-            word = "defends"
-        else:
-            word = "deciding" if step in (DECIDE, BALLOT, FINAL) else ""
+    for seat in range(len(state["roles"])):
+        words = [role_name(state, seat)]
+        choice = state["decisions"][seat] if shown else None
+        if choice:
+            words.append("mutinies" if choice == MUTINY else "defends")
+        elif shown and deciding:
+            words.append("deciding")
         if seat == seat_with(state, SCOUT) and state["changed"]:
-            word += ", changed their mind"
-        notes.append(f"{colour}, {word}" if word else colour)
+            words.append("changed their mind")
+        notes.append(", ".join(w for w in words if w))
     return notes
 
 
 # -- the map, the island, the loot mat -----------------------------------------------------
 
-def _island_parts(state: View, names: list[str]) -> list[Part]:
-    parts = [_map(state, names)]
+def _island(state: View, names: list[str]) -> list[Part]:
+    """The island in play: its printed loot, what is still on it, the Scout's cube, who
+    conquered it, and the loot mat's shares while they lie there."""
     island = state["island"]
-    if island is None:
-        return parts
-    space = f"Space {island['space'] + 1}" if island.get("space") is not None else ""
-    owner = _conqueror(state)
-    label = ", ".join(filter(None, [space, f"conquered by {name_of(names, owner)}"
-                                    if owner is not None else ""]))
-    inside = [b.cards([b.card(island["name"], detail=cubes(island["loot"], "no loot"),
-                              kind="island", state="open", label=label)],
-                      title="The island in play")]
-    facts = [(f"{name} still on the island", n)
-             for name, n in zip(KIND_NAMES, state["on_island"]) if n]
+    shares = state["shares"]
+    if island is None or not any(state["on_island"]) and not any(map(any, shares)):
+        return []  # its cubes are all on the mats: the map tells where it went
+    facts: list[tuple[str, Any]] = [("Printed on the card", cubes(island["loot"], "no loot"))]
+    if any(state["on_island"]):
+        facts.append(("Still on the island", cubes(state["on_island"])))
     if state["scout_took"]:
         scout = seat_with(state, SCOUT)
-        facts.append(("The Scout took", f"a {kind_name(state['scout_took'])}"
+        facts.append(("The Scout took", a_cube(state["scout_took"])
                       + (f" ({name_of(names, scout)})" if scout is not None else "")))
-    if facts:
-        inside.append(b.facts(facts))
-    shares = state["shares"]
-    if any(any(share) for share in shares):
+    inside = [b.facts(facts)]
+    if any(map(any, shares)):
         inside.append(b.ledger(list(KIND_NAMES), names, shares,
                                title="The loot mat: each pirate's share"))
-    parts.append(b.group(*inside, title=island["name"], layout="row"))
-    return parts
+    where = f" (space {island['space'] + 1})" if island.get("space") is not None else ""
+    return [b.group(*inside, title=f"{island['name']}{where}, the island in play",
+                    layout="row")]
 
 
 def _conqueror(state: View) -> int | None:
@@ -140,64 +161,45 @@ def _conqueror(state: View) -> int | None:
          if p["islands"] and p["islands"][-1] == island["name"]), None)
 
 
-def _map(state: View, names: list[str]) -> Part:
-    """The twelve island spaces: face-down islands (who has looked at which), the
-    island in play face up, empty spaces. Physical islands: the count only."""
+def _map(state: View, names: list[str]) -> list[Part]:
+    """The twelve island spaces (face-down islands, the island in play face up, empty
+    spaces) and the islands' facts (who has looked at which). Physical islands: the
+    count only."""
     left = state["islands_total"] - state["islands_done"]
-    title = f"The map: {kit.plural(left, 'island')} left to raid"
     spaces = state["map"]
     if spaces is None:
-        return b.facts([("Islands left to raid", left)], title="The map")
+        return [b.facts([("Islands left to raid", left)], title="The map")]
     island = state["island"] or {}
-    owner = _conqueror(state)
-    cards = []
+    cells: list[Part | None] = []
     for space in range(MAP_SPACES):
-        where = f"Space {space + 1}"
         if spaces["face_down"][space]:
-            seen = [s for s in range(len(names)) if space in spaces["seen"][s]]
-            looked = space in spaces["looked"]
-            note = "the Scout is looking" if looked and state["step"] in (LOOK, CHOOSE) \
-                else (f"seen by {kit.name_list(names, seen)}" if seen else "")
-            cards.append(b.card(back="Island", label=f"{where}: {note}" if note else where,
-                                state="held" if looked else ""))
+            cells.append(b.card(back="Island", label=f"Space {space + 1}",
+                                state="held" if space in spaces["looked"] else ""))
         elif island.get("space") == space:
-            now = "in play" if owner is None else f"conquered by {name_of(names, owner)}"
-            cards.append(b.card(island["name"], detail=cubes(island["loot"], "no loot"),
-                                kind="island", state="open", label=f"{where}: {now}"))
+            cells.append(b.card(island["name"], kind="island", state="open",
+                                label=f"Space {space + 1}"))
         else:
-            cards.append(b.card("Empty", state="taken", label=where))
-    return b.cards(cards, title=title)
+            cells.append(None)
+    facts: list[tuple[str, Any]] = [("Face down", sum(spaces["face_down"])),
+                                    ("Left to raid", left)]
+    if island.get("space") is not None:
+        owner = _conqueror(state)
+        facts.append(("In play", f"{island['name']} on space {island['space'] + 1}" + (
+            f", conquered by {name_of(names, owner)}" if owner is not None else "")))
+    if spaces["looked"] and state["step"] in (LOOK, CHOOSE):
+        facts.append(("The Scout is looking at", "space " + and_list(
+            [str(space + 1) for space in spaces["looked"]])))
+    seen = [f"space {space + 1} by {kit.name_list(names, who)}"
+            for space in range(MAP_SPACES) if spaces["face_down"][space]
+            and (who := [s for s in range(len(names)) if space in spaces["seen"][s]])]
+    if seen:
+        facts.append(("Seen before", "; ".join(seen)))
+    return [b.grid(cells, rows=1, cols=MAP_SPACES, title="The map: island spaces 1 to 12",
+                   col_names=[str(n) for n in range(1, MAP_SPACES + 1)]),
+            b.facts(facts, title="The islands")]
 
 
 # -- the crew dice and the battle ----------------------------------------------------------
-
-def _dice_parts(state: View, names: list[str]) -> list[Part]:
-    step, fight = state["step"], state["battle"]
-    this_round = fight is not None and fight.get("round") == state["round"]
-    if step in BEFORE_DICE or step == SETUP:
-        parts = _setup_rolls(state, names) if state["round"] <= 1 else []
-        if fight and not this_round:
-            parts.append(_last_battle(state, names, fight))
-        return parts
-    if this_round and fight["fought"]:
-        return [_battle(state, names, fight)]
-    parts = [_cups(state, names)]
-    if this_round:  # everyone defended
-        parts.append(b.text("Everyone defended the Captain: no battle, the dice stay "
-                            "under the cups, and each pirate took their share.",
-                            title="No battle", tone="note"))
-    return parts
-
-
-def _setup_rolls(state: View, names: list[str]) -> list[Part]:
-    rolls = state["setup_rolls"]
-    if not rolls:
-        return []
-    lines = [and_list([f"{name_of(names, s)} {sum(faces)}" for s, faces in enumerate(roll)
-                   if faces]) for roll in rolls]
-    return [b.text(*[f"Roll {n}: {line}" for n, line in enumerate(lines, 1)],
-                   title="Rolls for the first Captain")]
-
 
 def _cups(state: View, names: list[str]) -> Part:
     """Every pirate's crew dice under the cup: how many, never what they show."""
@@ -247,7 +249,7 @@ def _battle(state: View, names: list[str], fight: dict[str, Any]) -> Part:
                                    f"{total(dice[s])}", s) for s in seats]
         parts.append(b.group(*rows, title=f"{SIDE_NAMES[side]}: {sums[side]}"))
     parts.append(b.text(*blow_by_blow(state, names, fight), title="Blow by blow"))
-    if state["cup"] and state["cup"]["start"] and sum(state["cup"]["start"]):
+    if state["cup"] and sum(state["cup"]["start"]):
         parts.append(_cup(state, names))
     return b.group(*parts, title=f"The battle of round {fight['round']}", layout="row")
 
@@ -255,17 +257,16 @@ def _battle(state: View, names: list[str], fight: dict[str, Any]) -> Part:
 def _cup(state: View, names: list[str]) -> Part:
     """The cup: what went in, who draws in which order, and every draw."""
     cup = state["cup"]
-    facts = [("In the cup", cubes(cup["start"])),
-             ("Drawing in turn", kit.name_list(names, cup["takers"]))]
+    lines = [f"In the cup: {cubes(cup['start'])}, drawn in turn by "
+             f"{kit.name_list(names, cup['takers'])}"]
+    lines += [f"{name_of(names, s)} drew {cubes(cup['got'][s])}" for s in cup["takers"]]
     if not cup["done"]:
-        facts.append(("Still in the cup", sum(cup["cubes"])))
-    got = [f"{name_of(names, s)} drew {cubes(cup['got'][s])}" for s in cup["takers"]]
-    order = [f"{n}. {name_of(names, seat)}: {kind_name(kind)}"
-             for n, (seat, kind) in enumerate(cup["draws"], 1)]
-    return b.group(b.facts(facts), b.text(*got, title="What each drew"),
-                   b.text(", ".join(order) if order else "Nothing drawn yet.",
-                          title="The draws in order"),
-                   title="The cup draws")
+        lines.append(f"Still in the cup: {kit.plural(sum(cup['cubes']), 'cube')}")
+    if cup["draws"]:
+        lines.append("In order: " + ", ".join(
+            f"{n}. {name_of(names, seat)} {kind_name(kind)}"
+            for n, (seat, kind) in enumerate(cup["draws"], 1)))
+    return b.text(*lines, title="The cup draws")
 
 
 def _last_battle(state: View, names: list[str], fight: dict[str, Any]) -> Part:
@@ -280,49 +281,38 @@ def _last_battle(state: View, names: list[str], fight: dict[str, Any]) -> Part:
                   title="Last round's battle")
 
 
-# -- buying, the pirates, the supplies -----------------------------------------------------
+# -- buying, the pirates --------------------------------------------------------------------
 
-def _buying(state: View, names: list[str]) -> Part:
+def _prices(state: View, names: list[str]) -> Part:
+    crew = "1 Orange, 2 Gold and 1 Plantain"
+    if state["options"]["crew_needs_rum"]:
+        crew += ", with more Rum than crew dice"
     order = state["buy_order"]
-    lines = [f"Buying in turn: {kit.name_list(names, order)}"] if order else []
-    need_rum = " (only with more Rum than crew dice)" if state["options"]["crew_needs_rum"] \
-        else ""
-    for item, word in (("rum", "A Rum"), ("crew", "A green crew die"),
-                       ("card", "A Mystery card")):
-        lines.append(f"{word} costs {cubes(list(PRICES[item]))}"
-                     + (need_rum if item == "crew" else ""))
-    lines.append("Any 3 cubes trade for 1 cube from the bank")
-    return b.text(*lines, title="The player mat: prices")
+    items = [("Buying in turn", kit.name_list(names, order))] if order else []
+    items += [("A Rum", cubes(list(PRICES["rum"]))), ("A green crew die", crew),
+              ("A Mystery card", cubes(list(PRICES["card"]))),
+              ("A trade", "any 3 cubes for 1 from the bank")]
+    return b.facts(items, title="Buying: the prices on the player mat")
 
 
 def _pirates(state: View, names: list[str]) -> list[Part]:
     pirates = state["pirates"]
-    standing = state["infamy"]
     turn = acting(state)
     winners = state["final"]["winners"] if state["step"] == OVER else []
-    roles = [role_name(state, s) for s in range(len(names))]
-    rows = [[p["rum"], f"{p['red']} red, {p['green']} green", p["cards"], len(p["islands"]),
-             p["cannons"], standing["total"][s]] for s, p in enumerate(pirates)]
-    parts = [b.ledger(["Rum", "Crew dice", "Cards in hand", "Islands", "Cannons fired",
-                       "Infamy so far"], names, rows, title="The pirates", turn=turn,
-                      winners=winners, notes=roles),
-             b.ledger(list(KIND_NAMES), names, [p["loot"] for p in pirates],
-                      title="Loot on each player mat", turn=turn, winners=winners)]
+    rows = [[p["rum"], f"{p['red']} + {p['green']}", p["cards"], len(p["islands"]),
+             p["cannons"], state["infamy"]["total"][s]] for s, p in enumerate(pirates)]
+    ledgers = [b.ledger(["Rum", "Crew dice (red + green)", "Cards in hand", "Islands",
+                         "Cannons fired", "Infamy so far"], names, rows, turn=turn,
+                        winners=winners, notes=_notes(state)),
+               b.ledger(list(KIND_NAMES), names, [p["loot"] for p in pirates],
+                        title="Loot cubes on each player mat", turn=turn, winners=winners)]
     laid = [b.card(card_name(state, c), detail=card_words(state, c), kind="infamy",
                    label=names[s], seat=s, state="played")
             for s, p in enumerate(pirates) for c in p["played"]
             if state["card_rules"].get(c, {}).get("effect") == "infamy"]
     if laid:
-        parts.append(b.cards(laid, title="Cards laid face up"))
-    return parts
-
-
-def _supply(state: View) -> Part:
-    supply = state["supply"]
-    items = [("Rum", supply["rum"]), ("Green crew dice", supply["green"]),
-             ("Mystery cards", supply["deck"])]
-    items += [(name, n) for name, n in zip(KIND_NAMES, supply["bank"])]
-    return b.facts(items, title="The supply and the bank")
+        ledgers.append(b.cards(laid, title="Cards laid face up"))
+    return [b.group(*ledgers, title="The pirates")]
 
 
 # -- the end -------------------------------------------------------------------------------
@@ -341,34 +331,36 @@ def end_story(view: View) -> list[Part]:
              f" with {final['total'][won[0]]} Infamy!")
     parts = [b.result(won, names, title=title, lines=lines, scores=final["total"],
                       score_label="Infamy"),
-             b.ledger(["Islands", "Fierceness in Battle", "Notorious Drunk", "Infamy cards",
-                       "Total"], names, rows, title="The final Infamy", winners=won,
-                      notes=notes)]
+             b.group(b.ledger(["Islands", "Fierceness in Battle", "Notorious Drunk",
+                               "Infamy cards", "Total"], names, rows, winners=won,
+                              notes=notes), title="The final Infamy")]
     return parts + _opened(state, names)
 
 
 def _opened(state: View, names: list[str]) -> list[Part]:
+    """Every secret still kept at the end: the hands, the last roll if no battle
+    lifted the cups, the last First Mate's peek."""
     opened = state.get("opened")
     if not opened:
         return []
-    hands = [b.card(card_name(state, c), detail=card_words(state, c), label=names[s],
-                    seat=s) for s, hand in enumerate(opened["hands"]) for c in hand]
-    parts = [b.cards(hands, title="Opened at the end: the cards left in hand",
-                     empty="Nobody held a card at the end.")]
-    lines = []
-    if opened["dice"] is not None:
-        parts.append(b.group(*[_dice_row(d, f"{names[s]}: {total(d)}", s)
-                               for s, d in enumerate(opened["dice"])],
-                             title="Opened at the end: the last roll, never revealed",
-                             layout="row"))
+    lines = [f"Left in {names[s]}'s hand: " + and_list([card_name(state, c) for c in hand])
+             for s, hand in enumerate(opened["hands"]) if hand] or [
+        "Nobody held a card at the end."]
     mate = opened["first_mate"]
     if mate is not None:
         peek = opened["peek"]
         lines.append(f"In the last round First Mate {name_of(names, mate)} "
                      + (f"peeked under {name_of(names, peek)}'s cup." if peek is not None
                         else "did not peek."))
-    lines.append(f"{kit.plural(opened['deck'], 'mystery card')} were never bought.")
-    parts.append(b.text(*lines, title="Opened at the end"))
+    left = opened["deck"]
+    lines.append(f"{kit.plural(left, 'mystery card')} {'was' if left == 1 else 'were'} "
+                 f"never bought.")
+    parts = [b.text(*lines, title="Opened at the end")]
+    if opened["dice"] is not None:
+        parts.append(b.group(*[_dice_row(d, f"{names[s]}: {total(d)}", s)
+                               for s, d in enumerate(opened["dice"])],
+                             title="Opened at the end: the last roll, never revealed",
+                             layout="row"))
     return parts
 
 

@@ -46,6 +46,12 @@ def kind_name(kind: str) -> str:
     return KIND_NAMES[KINDS.index(kind)]
 
 
+def a_cube(kind: str) -> str:
+    """``a Gold``, ``an Orange``."""
+    name = kind_name(kind)
+    return ("an " if name[0] in "AEIOU" else "a ") + name
+
+
 def cubes(loot: list[int], none: str = "nothing") -> str:
     """``2 Sugar, 1 Gold``: cubes by kind (the kinds with none left out)."""
     words = [f"{n} {name}" for name, n in zip(KIND_NAMES, loot) if n]
@@ -108,8 +114,8 @@ EVENTS: dict[str, Any] = {
                                f"Master and {name_of(names, e['scout'])} Scout"),
     "island": lambda e, names: (f"{e['name']} is turned face up with "
                                 f"{cubes(e['loot'], 'no loot')}"),
-    "take": lambda e, names: (f"Scout {name_of(names, e['seat'])} takes a "
-                              f"{kind_name(e['cube'])} cube"),
+    "take": lambda e, names: (f"Scout {name_of(names, e['seat'])} takes "
+                              f"{a_cube(e['cube'])} cube"),
     "divided": lambda e, names: "The Captain divides the loot: " + "; ".join(
         f"{name_of(names, s)} {cubes(share)}" for s, share in enumerate(e["shares"])),
     "decide": lambda e, names: (f"{name_of(names, e['seat'])} "
@@ -130,10 +136,10 @@ EVENTS: dict[str, Any] = {
                                  f"({and_list([str(f) for f in e['faces']]) or 'none'})"),
     "buy": lambda e, names: f"{name_of(names, e['seat'])} buys {ITEMS[e['item']]}",
     "trade": lambda e, names: (f"{name_of(names, e['seat'])} trades "
-                               f"{and_list([kind_name(k) for k in e['pay']])} for a "
-                               f"{kind_name(e['cube'])}"),
-    "treasure": lambda e, names: (f"{name_of(names, e['seat'])} digs up a "
-                                  f"{kind_name(e['cube'])} "
+                               f"{and_list([kind_name(k) for k in e['pay']])} for "
+                               f"{a_cube(e['cube'])}"),
+    "treasure": lambda e, names: (f"{name_of(names, e['seat'])} digs up "
+                                  f"{a_cube(e['cube'])} "
                                   f"(Buried Treasure)"),
     "stowaway": lambda e, names: (f"{name_of(names, e['seat'])} gains "
                                   f"{kit.plural(e['n'], 'green crew die', 'green crew dice')}"),
@@ -242,21 +248,31 @@ def winner_line(won: dict[str, Any], names: list[str]) -> str:
 
 
 def blow_by_blow(state: View, names: list[str], fight: dict[str, Any]) -> list[str]:
-    """Every public fact of the battle in order, passes in a row said once."""
+    """Every public fact of the battle in order, in as few lines as a person would say
+    it: passes in a row in one line, a card with what it did, the shares kept together.
+    (The cup's draws are told by the cup's own part.)"""
     lines: list[str] = []
     passes: list[int] = []
+    kept: list[str] = []
+    last = ""
     for event in fight["events"]:
-        if event["kind"] == "pass":
-            passes.append(event["seat"])
-            continue
-        if passes:
+        kind = event["kind"]
+        if kind != "pass" and passes:
             lines.append(_passed(names, passes))
             passes = []
-        line = _battle_event(state, names, event)
-        if line:
+        if kind == "pass":
+            passes.append(event["seat"])
+        elif kind == "kept" and any(event["loot"]):
+            kept.append(f"{name_of(names, event['seat'])} {cubes(event['loot'])}")
+        elif kind in EFFECTS and last == "play":
+            lines[-1] += ": " + EFFECTS[kind](event, names)
+        elif kind not in ("cup", "kept") and (line := _battle_event(state, names, event)):
             lines.append(line)
+        last = kind
     if passes:
         lines.append(_passed(names, passes))
+    if kept:
+        lines.append("The defenders keep their shares: " + "; ".join(kept))
     return lines
 
 
@@ -264,8 +280,23 @@ def _passed(names: list[str], seats: list[int]) -> str:
     return f"{kit.name_list(names, seats)} {'passes' if len(seats) == 1 else 'pass'}"
 
 
+def _rolled_again(event: dict[str, Any], names: list[str]) -> str:
+    return "every die is rolled again: " + "; ".join(
+        f"{name_of(names, s)} {faces_words(d)}" for s, d in enumerate(event["dice"]) if d)
+
+
+#: What a battle card did, said after "Anne plays Cannon: ".
+EFFECTS = {
+    "cannon": lambda e, names: f"adds {faces_words([[6, f] for f in e['faces']])}",
+    "reload": lambda e, names: (f"re-rolls {faces_words(e['before'])}, now "
+                                f"{faces_words(e['after'])}"),
+    "madness": lambda e, names: (f"{name_of(names, e['target'])} loses "
+                                 f"{faces_words(e['removed'])}"),
+    "rerolled": _rolled_again,
+}
+
+
 def _battle_event(state: View, names: list[str], e: dict[str, Any]) -> str:
-    who = name_of(names, e.get("seat"))
     kind = e["kind"]
     if kind == "reveal":
         mutineers = [s for s, d in enumerate(e["decisions"]) if d == MUTINY]
@@ -273,17 +304,9 @@ def _battle_event(state: View, names: list[str], e: dict[str, Any]) -> str:
                 f"{'mutinies' if len(mutineers) == 1 else 'mutiny'}; the cups are lifted: "
                 f"mutiny {e['sums'][MUTINY]} against {e['sums'][DEFEND]} for the Captain")
     if kind == "play":
-        return f"{who} plays {card_name(state, e['card'])}"
-    if kind == "cannon":
-        return f"{who}'s Cannon adds {faces_words([[6, f] for f in e['faces']])}"
-    if kind == "reload":
-        return f"{who} re-rolls {faces_words(e['before'])}: now {faces_words(e['after'])}"
-    if kind == "madness":
-        return (f"{name_of(names, e['target'])} loses {faces_words(e['removed'])} to "
-                f"{who}'s Drunken Madness")
+        return f"{name_of(names, e['seat'])} plays {card_name(state, e['card'])}"
     if kind == "rerolled":
-        return "Every die is rolled again: " + "; ".join(
-            f"{name_of(names, s)} {faces_words(d)}" for s, d in enumerate(e["dice"]) if d)
+        return "E" + _rolled_again(e, names)[1:]
     if kind == "sums":
         tie = " - a tie" if e["sums"][MUTINY] == e["sums"][DEFEND] else ""
         return (f"The cards are done: mutiny {e['sums'][MUTINY]} against "
@@ -293,11 +316,7 @@ def _battle_event(state: View, names: list[str], e: dict[str, Any]) -> str:
             [f"{name_of(names, s)} {f}" for s, f in enumerate(e["faces"]) if f is not None])
     if kind == "won":
         return winner_line(e, names)
-    if kind == "kept":
-        return f"{who} keeps their share: {cubes(e['loot'])}"
-    if kind == "cup":
-        return f"The cup: {kit.plural(len(e['draws']), 'cube')} drawn in turn"
-    return ""
+    return ""  # cannon, reload, madness: told with the card that made them
 
 
 def sources_line(final: dict[str, Any], s: int) -> str:
