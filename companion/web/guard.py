@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import socket
 
@@ -103,18 +104,8 @@ def check_body_size():
     return None
 
 
-class _Replay:
-    """A body already read, read again by the route."""
-
-    def __init__(self, data: bytes):
-        import io
-        self._data = io.BytesIO(data)
-
-    def read(self, size: int = -1) -> bytes:
-        return self._data.read(size)
-
-    def readline(self, size: int = -1) -> bytes:
-        return self._data.readline(size)
+class _Replay(io.BytesIO):
+    """A chunked body already read whole, read again by the route."""
 
 
 def _too_large():
