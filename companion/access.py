@@ -51,6 +51,9 @@ GLOBAL_LOCK_SECONDS = 60.0
 CLIENTS_KEPT = 1024
 #: Phones one seat may hold at once (a player's phone and tablet, a replacement...).
 PHONES_PER_SEAT = 4
+#: A phone's grant ends this long after it joined, whatever else happens: a game night
+#: (the seat cookie's own Max-Age is the same, so a copied cookie dies with it).
+GRANT_SECONDS = 16 * 3600
 #: A turn version is ``boot * BOOT_STRIDE + count``: the versions of two boots never meet.
 BOOT_STRIDE = 1 << 24
 
@@ -89,9 +92,10 @@ class SeatAccess:
     and every live event asks for a seat's generation or names, and a copy in memory
     answers without a query (this process is the file's only writer)."""
 
-    def __init__(self, path: str | Path, seats: int):
+    def __init__(self, path: str | Path, seats: int, clock: Callable[[], float] = time.time):
         self.seats = seats
         self.path = path
+        self._clock = clock
         self._lock = threading.Lock()
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -222,7 +226,7 @@ class SeatAccess:
         seat = self.seat_for(token)
         if seat is None:
             return None
-        phone, joined = secrets.token_hex(16), time.time()
+        phone, joined = secrets.token_hex(16), self._clock()
         device = " ".join(device.split())[:40]
         with self._lock:
             held = [p for p, row in self._phones.items() if row[0] == seat]
@@ -233,9 +237,12 @@ class SeatAccess:
         return seat, phone
 
     def phone_seat(self, phone: object) -> int | None:
-        """The seat a phone's grant is for, or None (revoked, replaced, another night)."""
+        """The seat a phone's grant is for, or None (revoked, replaced, another night,
+        or joined more than :data:`GRANT_SECONDS` ago)."""
         row = self._phones.get(phone) if isinstance(phone, str) else None
-        return row[0] if row is not None and row[0] < self.seats else None
+        if row is None or row[0] >= self.seats or self._clock() - row[1] > GRANT_SECONDS:
+            return None
+        return row[0]
 
     def phones(self, seat: int) -> list[dict[str, Any]]:
         """The phones holding ``seat``, oldest first, as the host page lists them: a

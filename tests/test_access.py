@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.access import BOOT_STRIDE, PHONES_PER_SEAT, HostPin, SeatAccess
+from companion.access import BOOT_STRIDE, GRANT_SECONDS, PHONES_PER_SEAT, HostPin, SeatAccess
 
 
 def test_tokens_generations_and_names_survive_a_restart(tmp_path):
@@ -105,3 +105,14 @@ def test_host_logins_are_sessions_ended_by_logout():
     pin.close_session(first)
     assert not pin.has_session(first) and pin.has_session(second)
     assert not pin.has_session(None) and not pin.has_session(["x"])
+
+
+def test_a_grant_ends_a_night_after_its_phone_joined(tmp_path):
+    now = [1_000_000.0]
+    access = SeatAccess(tmp_path / "access.sqlite3", 2, clock=lambda: now[0])
+    _seat, phone = access.join(access.token(1))
+    now[0] += GRANT_SECONDS
+    assert access.phone_seat(phone) == 1
+    now[0] += 1
+    assert access.phone_seat(phone) is None  # a copied cookie dies with the night
+    access.close()

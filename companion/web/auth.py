@@ -17,10 +17,13 @@ from urllib.parse import urlsplit
 from flask import current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from companion.access import GRANT_SECONDS
+
 SEAT_COOKIE = "mutiny_seat"
 HOST_COOKIE = "mutiny_host"
-#: A seat cookie lasts one game night at most (a new night ends it sooner).
-SEAT_COOKIE_SECONDS = 16 * 3600
+#: A seat cookie lasts one game night at most (a new night ends it sooner), as its
+#: grant does on the table.
+SEAT_COOKIE_SECONDS = GRANT_SECONDS
 #: Longest seat name kept; names are shown on 128-pixel screens.
 NAME_LENGTH = 24
 
