@@ -16,7 +16,7 @@ import pytest
 
 from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
-from companion.games.mit_mutiny.story import STEP_NAMES
+from companion.games.mit_mutiny.story import STEP_NAMES, blow_by_blow
 from tests.games.test_mit_mutiny import (
     D, FM, M, QM, SCOUT, TABLE, assign, decide, done_buying, enter, give_cards, island,
     no_peek, quiet_round, seat_of, st, to_decisions,
@@ -146,6 +146,58 @@ def test_a_won_mutiny_shows_the_new_captain_and_every_cup_draw():
     crew = pirates(board)["rows"]
     assert [row.get("note") for row in crew] == ["defends", "First Mate, defends",
                                                  "Captain, mutinies", "Scout, mutinies"]
+
+
+def told(match: Match) -> list[str]:
+    """The last battle blow by blow, from the public view (a battle that ends with
+    nobody able to buy is over before the board could show it: the next round begins)."""
+    state = match.view(PUBLIC)["state"]
+    return blow_by_blow(state, NAMES, state["battle"])
+
+
+def test_each_battle_card_and_a_roll_off_are_told_with_what_they_did():
+    match = new(stack="quick_reload")
+    give_cards(match, {3: 1})
+    to_decisions(match, dice={0: [6, 6], 1: [1, 1], 2: [1, 1, 1], 3: [1, 5]})
+    decide(match, scout=M)
+    match.apply(3, {"type": "play", "card": "quick_reload"})
+    assert match.board()[0]["text"] == ("Round 2 - The battle: Quick Reload: Blackbeard "
+                                        "picks the dice to re-roll")
+    match.apply(3, {"type": "reroll", "dice": [[6, 1]]})
+    enter(match, {3: [6]})
+    assert "Blackbeard plays Quick Reload: re-rolls 1, now 6" in told(match)
+
+    match = new(stack="drunken_madness")
+    give_cards(match, {3: 1})
+    to_decisions(match, dice={0: [5, 6], 1: [1, 1], 2: [6, 1, 6], 3: [6, 6]})
+    decide(match, scout=M)
+    match.apply(3, {"type": "play", "card": "drunken_madness"})
+    match.apply(3, {"type": "target", "seat": 2})
+    assert "Blackbeard plays Drunken Madness: Mary Read loses 6" in told(match)
+
+    match = new(stack="perfect_storm")
+    give_cards(match, {3: 1})
+    to_decisions(match, dice={0: [5, 6], 1: [1, 1], 2: [6, 1, 6], 3: [1, 1]})
+    decide(match, scout=M)
+    match.apply(3, {"type": "play", "card": "perfect_storm"})
+    enter(match, {0: [1, 1], 1: [1, 1], 2: [1, 1, 1], 3: [6, 6]})
+    assert ("Blackbeard plays Perfect Storm: every die is rolled again: Anne Bonny 1 and 1;"
+            " Calico Jack Rackham 1 and 1; Mary Read 1, 1 and d8 1; Blackbeard 6 and 6"
+            ) in told(match)
+
+    match = new()
+    to_decisions(match, dice={0: [1, 1], 1: [1, 1], 2: [2, 2, 2], 3: [3, 3]})
+    decide(match, scout=M, qm=M)
+    assert match.board()[0]["text"] == (
+        "Round 1 - The battle: a roll-off for Captain: waiting for Mary Read and Blackbeard"
+        " to enter their dice")
+    enter(match, {2: [4], 3: [4]})
+    enter(match, {2: [2], 3: [5]})
+    story = told(match)
+    assert story[-3:-1] == ["Roll-off for Captain: Mary Read 4 and Blackbeard 4",
+                           "Roll-off for Captain: Mary Read 2 and Blackbeard 5"]
+    assert story[-1] == ("The mutineers win: Blackbeard, the strongest mutineer, becomes "
+                        "Captain and takes the island")
 
 
 def test_table_dice_and_table_cup_show_who_the_table_waits_for():
