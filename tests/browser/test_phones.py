@@ -21,6 +21,17 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def words(value: Any) -> list[str]:
+    """Every string in a payload's part of it (the public board's words)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [w for v in value.values() for w in words(v)]
+    if isinstance(value, list):
+        return [w for v in value for w in words(v)]
+    return []
+
+
 def card_lines(card: list[int]) -> list[str]:
     return [" ".join(f"{m:02d}" for m in card[i:i + 5]) for i in range(0, len(card), 5)]
 
@@ -68,7 +79,10 @@ class SecretKeeper:
             assert "YOU ARE THE MUTINEER" not in text
             assert view["me"].get("is_mutineer") in (None, False)
         if roles[seat] != "Boatswain":
-            assert '"search":' not in text
+            # (The display's confirm words name the "search" move: that is no secret.)
+            asked = compact({**payload, "display": {k: v for k, v in payload["display"].items()
+                                                    if k != "extra"}})
+            assert '"search":' not in asked
         if roles[seat] != "Chaplain":
             assert '"confession":' not in text
         if full["confession"] != seat:
@@ -83,13 +97,14 @@ class SecretKeeper:
         """At rest, the screen shows no private line and no secret choice label."""
         payload = last_payload(page)
         display = payload["display"]
-        public = set(display["lines"]) | set(payload["summary"]["lines"])
+        public = set(display["lines"]) | set(payload["summary"]["lines"]) | set(
+            words(payload.get("board", [])))
         shown = visible_text(page)
         for line in display["private"]:
             if line not in public and line.strip():
                 assert line not in shown, f"seat {seat} shows {line!r} at rest"
         for choice in display["choices"]:
-            if choice["secret"]:
+            if choice["secret"] and choice["label"] not in public:
                 assert choice["label"] not in shown, f"seat {seat} shows {choice['label']!r}"
 
 
