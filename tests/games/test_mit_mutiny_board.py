@@ -90,7 +90,7 @@ def battle_with_a_cannon() -> Match:
     return match
 
 
-# -- the battle --------------------------------------------------------------------------------
+# -- the battle ----------------------------------------------------------------------------
 
 def test_a_battle_on_the_board_shows_both_sums_both_sides_dice_and_the_winner():
     match = battle_with_a_cannon()
@@ -222,7 +222,7 @@ def test_table_dice_and_table_cup_show_who_the_table_waits_for():
         ("Blackbeard, rolling", [None, None], "2 dice under the cup")]
 
 
-# -- what the rules make public -----------------------------------------------------------------
+# -- what the rules make public ------------------------------------------------------------
 
 def test_the_map_shows_twelve_spaces_the_looked_at_islands_and_the_island_in_play():
     match = Match.create(GAME, 4, {"islands": "deck"}, seed=4, names=NAMES)
@@ -250,7 +250,7 @@ def test_the_map_shows_twelve_spaces_the_looked_at_islands_and_the_island_in_pla
     assert sum(1 for cell in cells if cell["down"]) == 11
     assert facts(board)["In play"] == f"{island['name']} on space {second + 1}"
     # The other island the Scout saw stays face down, marked as seen by him.
-    assert facts(board)["Seen before"] == f"space {first + 1} by {NAMES[scout]}"
+    assert facts(board)["Looked at"] == f"space {first + 1} by {NAMES[scout]}"
     here = find(board, "group", "the island in play")[0]
     assert here["title"] == f"{island['name']} (space {second + 1}), the island in play"
 
@@ -299,6 +299,26 @@ def test_public_decisions_show_as_they_are_made_and_a_secret_ballot_only_as_a_co
     assert "mutinies" not in json.dumps(board)
 
 
+def holds_the_public_ledger(board: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    """Each pirate's public ledger, the supply and the map's count are on the board as
+    the public view has them."""
+    rows = pirates(board)["rows"]
+    loot = find(board, "ledger", "Loot cubes on each player mat")[0]["rows"]
+    for seat, pirate in enumerate(state["pirates"]):
+        assert rows[seat]["values"] == [
+            pirate["rum"], f"{pirate['red']} + {pirate['green']}", pirate["cards"],
+            len(pirate["islands"]), pirate["cannons"], state["infamy"]["total"][seat]]
+        assert loot[seat]["values"] == pirate["loot"]
+    supply = facts(board, "The supply and the bank")
+    assert [supply["Rum"], supply["Green crew dice"], supply["Mystery cards"]] == [
+        state["supply"]["rum"], state["supply"]["green"], state["supply"]["deck"]]
+    assert [supply[k] for k in ("Sugar", "Orange", "Gold", "Plantain")] == \
+        state["supply"]["bank"]
+    if state["map"] is not None:
+        cells = find(board, "grid")[0]["cells"]
+        assert [bool(c and c["down"]) for c in cells] == state["map"]["face_down"]
+
+
 def test_every_step_is_named_in_full_words_and_the_headline_says_it():
     assert set(STEP_NAMES) == set(GAME.steps) | {"over"}
     rng = random.Random(2)
@@ -311,6 +331,7 @@ def test_every_step_is_named_in_full_words_and_the_headline_says_it():
             where = f"Round {st(match)['round']} - " if st(match)["round"] else ""
             assert headline.startswith(where + STEP_NAMES[step])
             assert not set(words(board)) & set(GAME.steps), "a step id on the board"
+            holds_the_public_ledger(board, match.view(PUBLIC)["state"])
             actor, action = rng.choice([(a, act) for a in match.acting()
                                         for act in match.legal_actions(a)])
             match.apply(actor, action)
@@ -332,7 +353,7 @@ def test_nothing_on_the_board_is_cut():
         match.apply(actor, action)
 
 
-# -- secrets ------------------------------------------------------------------------------------
+# -- secrets -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed,options", [(6, {}), (7, {"ballot": "secret"}), (8, TABLE)])
 def test_the_board_depends_only_on_the_public_and_a_panel_only_on_its_seat(seed, options):
@@ -371,6 +392,23 @@ def test_a_hand_and_the_dice_under_the_cups_stay_off_the_board_and_other_panels(
         assert find(panel, "cards", "Your hand")[0]["empty"] == "No cards in hand"
         assert [d["faces"] for d in find(panel, "dice")] == [
             st(match)["dice"][seat] and [f for _, f in st(match)["dice"][seat]]]
+
+
+def test_dice_entered_under_the_cup_show_on_their_owners_panel_only():
+    match = new()
+    assign(match, 1, 2)
+    island(match, loot=(0, 0, 1, 0))
+    match.apply(2, {"type": "enter", "face": 5})
+    match.apply(2, {"type": "enter", "face": 3})
+    entered = find(match.panel(2), "dice", "Your dice as entered")[0]
+    assert (entered["faces"], entered["tones"]) == ([5, 3, None], ["", "", "black"])
+    # The others see only their own dice still to enter.
+    for seat in (0, 1, 3):
+        (theirs,) = find(match.panel(seat), "dice")
+        assert theirs["faces"] == [None, None]
+        assert theirs["hidden"] == "Roll under your cup, then enter each die"
+    cups = find(match.board(), "group", "Crew dice under the cups")[0]["parts"]
+    assert cups[2]["faces"] == [None, None, None] and cups[2]["title"] == "Mary Read, rolling"
 
 
 def test_the_first_mates_peek_shows_on_his_panel_only():
@@ -419,7 +457,7 @@ def test_the_scouts_panel_holds_the_islands_he_looked_at_and_the_secret_ballots(
     assert "secret ballots (you decide last)" not in json.dumps(match.board()).lower()
 
 
-# -- the end ---------------------------------------------------------------------------------------
+# -- the end -------------------------------------------------------------------------------
 
 def test_the_end_gives_each_pirates_infamy_sources_and_opens_every_secret():
     match = new(stack="quick_reload")

@@ -20,8 +20,9 @@ from .core import (
     TAKE,
 )
 from .story import (
-    STEP_NAMES, a_cube, acting, and_list, blow_by_blow, card_name, card_words, cubes, event_line,
-    headline, kind_name, name_of, role_name, seat_with, sources_line, total, winner_line,
+    STEP_NAMES, a_cube, acting, and_list, blow_by_blow, card_name, card_words, cubes,
+    event_line, headline, kind_name, name_of, role_name, seat_with, sources_line, total,
+    winner_line,
 )
 
 View = dict[str, Any]
@@ -88,11 +89,11 @@ def _now(state: View, names: list[str]) -> list[Part]:
         if step in (BALLOT, FINAL) and ballot and "cast" not in ballot:
             inside.append(b.ballots(ballot["ballots_in"], ballot["ballots_total"],
                                     title="Secret ballots: mutiny or defend"))
+        title = {RALLY: STEP_NAMES[RALLY], PEEK: STEP_NAMES[PEEK]}.get(step, "Mutiny or defend")
         if this_round:  # everyone defended
-            inside.append(b.text("Everyone defended the Captain: no battle. The dice stay "
-                                 "under the cups and each pirate took their share.",
-                                 title="No battle", tone="note"))
-        title = STEP_NAMES[RALLY] if step == RALLY else "Mutiny or defend"
+            title = "No battle this round"
+            inside.append(b.text("Everyone defended the Captain: the dice stay under the "
+                                 "cups and each pirate took their share.", tone="note"))
         parts.append(b.group(*inside, title=title))
     return parts + _island(state, names)
 
@@ -131,8 +132,8 @@ def _notes(state: View) -> list[str]:
 # -- the map, the island, the loot mat -----------------------------------------------------
 
 def _island(state: View, names: list[str]) -> list[Part]:
-    """The island in play: its printed loot, what is still on it, the Scout's cube, who
-    conquered it, and the loot mat's shares while they lie there."""
+    """The island in play while its cubes are on it or on the loot mat: its printed
+    loot, what is still on it, the Scout's cube, and each pirate's share."""
     island = state["island"]
     shares = state["shares"]
     if island is None or not any(state["on_island"]) and not any(map(any, shares)):
@@ -193,7 +194,7 @@ def _map(state: View, names: list[str]) -> list[Part]:
             for space in range(MAP_SPACES) if spaces["face_down"][space]
             and (who := [s for s in range(len(names)) if space in spaces["seen"][s]])]
     if seen:
-        facts.append(("Seen before", "; ".join(seen)))
+        facts.append(("Looked at", "; ".join(seen)))
     return [b.grid(cells, rows=1, cols=MAP_SPACES, title="The map: island spaces 1 to 12",
                    col_names=[str(n) for n in range(1, MAP_SPACES + 1)]),
             b.facts(facts, title="The islands")]

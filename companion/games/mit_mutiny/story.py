@@ -117,7 +117,8 @@ EVENTS: dict[str, Any] = {
     "take": lambda e, names: (f"Scout {name_of(names, e['seat'])} takes "
                               f"{a_cube(e['cube'])} cube"),
     "divided": lambda e, names: "The Captain divides the loot: " + "; ".join(
-        f"{name_of(names, s)} {cubes(share)}" for s, share in enumerate(e["shares"])),
+        f"{name_of(names, s)} {cubes(share)}" for s, share in enumerate(e["shares"])
+        if any(share)),
     "decide": lambda e, names: (f"{name_of(names, e['seat'])} "
                                 f"{'mutinies' if e['choice'] == MUTINY else 'defends'}"),
     "no_battle": lambda e, names: (f"Everyone defends: no battle; Captain "
@@ -139,8 +140,7 @@ EVENTS: dict[str, Any] = {
                                f"{and_list([kind_name(k) for k in e['pay']])} for "
                                f"{a_cube(e['cube'])}"),
     "treasure": lambda e, names: (f"{name_of(names, e['seat'])} digs up "
-                                  f"{a_cube(e['cube'])} "
-                                  f"(Buried Treasure)"),
+                                  f"{a_cube(e['cube'])} (Buried Treasure)"),
     "stowaway": lambda e, names: (f"{name_of(names, e['seat'])} gains "
                                   f"{kit.plural(e['n'], 'green crew die', 'green crew dice')}"),
     "press": lambda e, names: (f"{name_of(names, e['seat'])} press-gangs "
@@ -152,6 +152,7 @@ EVENTS: dict[str, Any] = {
 
 
 def event_line(event: dict[str, Any], names: list[str], state: View) -> str:
+    """A public event of the log in words."""
     if event["kind"] == "play":  # the card is public once played: name it
         return f"{name_of(names, event['seat'])} plays {card_name(state, event['card'])}"
     if event["kind"] == "cannon":
@@ -199,10 +200,10 @@ def headline(state: View, names: list[str]) -> str:
 
 
 def _doing(state: View, names: list[str]) -> str:
-    step = state["step"]
-    who = [name_of(names, s) for s in acting(state)]
+    step, seats = state["step"], acting(state)
+    who = [name_of(names, s) for s in seats]
     one = who[0] if who else ""
-    role = role_name(state, acting(state)[0]) if who else ""
+    role = role_name(state, seats[0]) if seats else ""
     if step in (SETUP, RALLY, CANNON, RELOAD_ROLL, STORM, TIE, ROLLOFF) and \
             state["options"]["dice"] == "table" and who:
         return f"waiting for {and_list(who)} to enter their dice"
