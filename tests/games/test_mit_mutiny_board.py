@@ -296,6 +296,9 @@ def test_public_decisions_show_as_they_are_made_and_a_secret_ballot_only_as_a_co
     board = hidden.board()
     box = find(board, "ballots")[0]
     assert (box["cast"], box["total"]) == (1, 3)
+    assert board[0]["text"] == (
+        "Round 1 - Mutiny or defend, by secret ballot: 1 of 3 ballots in from the Scout, the "
+        "Quarter Master and the First Mate")
     assert "mutinies" not in json.dumps(board)
 
 

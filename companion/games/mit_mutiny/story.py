@@ -210,7 +210,7 @@ def _doing(state: View, names: list[str]) -> str:
     if step == ROLES:
         assigned = sum(1 for r in state["roles"] if r in (FIRST_MATE, QUARTER_MASTER))
         return f"Captain {one} names the {'First Mate' if not assigned else 'Quarter Master'}"
-    sums = state["sums"] or {}
+    sums, ballot = state["sums"] or {}, state.get("ballot") or {}
     texts = {
         SETUP: "the highest roll of two dice is the first Captain",
         LOOK: f"Scout {one} looks at two face-down islands",
@@ -221,7 +221,8 @@ def _doing(state: View, names: list[str]) -> str:
         RALLY: "every pirate rolls their crew dice under the cup",
         PEEK: f"First Mate {one} may peek under one pirate's cup",
         DECIDE: f"{role} {one} decides to mutiny or to defend the Captain",
-        BALLOT: "the Scout, the Quarter Master and the First Mate decide in secret",
+        BALLOT: (f"{ballot.get('ballots_in')} of {ballot.get('ballots_total')} ballots in "
+                 f"from the Scout, the Quarter Master and the First Mate"),
         FINAL: f"Scout {one} keeps or changes their decision",
         WINDOW: (f"mutiny {sums.get(MUTINY)} against {sums.get(DEFEND)} for the Captain; "
                  f"{one} may play a battle card"),
