@@ -111,8 +111,8 @@
       if (!playing) classes.push("sitting-out");
       if (turn.includes(seat)) classes.push("turn");
       if (winners.includes(seat)) classes.push("winner");
-      const status = !playing ? "not playing" : turn.includes(seat) ? "their turn"
-        : claimed ? "joined" : "scan to join";
+      const status = (!playing ? "not playing" : claimed ? "joined" : "scan to join") +
+        (turn.includes(seat) ? " \u00b7 their turn" : "");
       items.push(el("li", {
         class: classes.join(" "),
         style: `--seat-color:${COLORS[seat % COLORS.length]}`,
