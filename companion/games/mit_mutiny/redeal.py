@@ -8,7 +8,7 @@ from companion.engine import votes
 from companion.engine.match import clone
 from companion.engine.rules import Viewer
 
-from .core import FINAL, FIRST_MATE, RALLY, SCOUT, SEATS, State, seat_of
+from .core import FINAL, FIRST_MATE, OVER, RALLY, SCOUT, SEATS, State, seat_of
 
 
 def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
@@ -17,6 +17,10 @@ def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
     ones the viewer peeked at), the First Mate's peek and secret ballots drawn again."""
     twin = clone(state)
     _islands(twin, viewer, rng)
+    if twin["step"] == OVER:
+        # The end opens the hands, the last roll and the last peek to everyone: only
+        # the islands nobody sailed to stay face down.
+        return twin
     _cards(twin, viewer, rng)
     _dice(twin, viewer, rng)
     mate = seat_of(twin, FIRST_MATE)
