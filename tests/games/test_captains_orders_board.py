@@ -9,7 +9,6 @@ so seat 1 (Anne) plays first. Calico Jack holds the only 1: the Captain.
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 from pathlib import Path
@@ -105,8 +104,7 @@ def test_the_standing_order_lies_face_up_with_its_owner_and_the_hand_sizes_follo
     play(match, TYPICAL_ROUND[:1])
     board = match.board()
     order = one(board, "cards", "The standing order")["items"]
-    assert order == [b.card("7", value=7, kind="order", label="Anne's order", state="open",
-                            seat=ANNE)]
+    assert order == [b.card("7", kind="order", label="Anne's order", state="open", seat=ANNE)]
     assert facts(board)["Standing order"] == "7, Anne's"
     ledger = one(board, "ledger")
     assert ledger["columns"] == ["Cards in hand", "Round wins"]
@@ -115,6 +113,9 @@ def test_the_standing_order_lies_face_up_with_its_owner_and_the_hand_sizes_follo
     assert ledger["rows"][DRAKE]["note"] == "dealer"
     assert ledger["turn"] == [BONNY]
     assert one(board, "log")["lines"] == ["Round 1: Drake dealt", "Anne orders 7"]
+    play(match, TYPICAL_ROUND[1:2])
+    assert one(match.board(), "log")["lines"][-1] == \
+        "Bonny followed the order 7: a card face down to Anne"
 
 
 def test_a_pass_names_who_passed_to_whom_and_never_the_card():
@@ -129,10 +130,10 @@ def test_a_pass_names_who_passed_to_whom_and_never_the_card():
         "Bonny passed a card face down to Calico Jack: Calico Jack discards a card face "
         "down"]
     assert one(board, "log")["lines"][-2:] == ["Anne's order 7 came back",
-                                               "Bonny passed a card to Calico Jack"]
+                                               "Bonny passed a card face down to Calico Jack"]
     match.apply(CALICO, {"type": "discard", "rank": 10})
     assert facts(match.board())["Discarded face down"] == 1
-    assert one(match.board(), "log")["lines"][-1] == "Calico Jack discarded"
+    assert one(match.board(), "log")["lines"][-1] == "Calico Jack discarded a card face down"
 
 
 def test_orders_played_stay_face_up_and_a_belay_replaces_the_order():

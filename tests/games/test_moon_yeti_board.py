@@ -17,9 +17,7 @@ import pytest
 
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
-from companion.games.moon_yeti import (
-    BOATSWAIN, CHAPLAIN, GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT,
-)
+from companion.games.moon_yeti import GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT
 from companion.games.moon_yeti import board as tabletop
 
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Drake", "Kidd"]
@@ -93,7 +91,13 @@ def words(parts: list[dict]) -> str:
 
 
 def ledger_line(board: list[dict], seat: int) -> dict:
+    """A seat's line of the revealed ballots."""
     return one(board, "ledger")["rows"][seat]
+
+
+def crew(board: list[dict], seat: int) -> dict:
+    """A seat on the crew list: its role and note."""
+    return one(board, "seats")["people"][seat]
 
 
 def card_minutes(grid: dict) -> list[int]:
@@ -118,19 +122,19 @@ def test_the_board_is_built_from_the_public_view_and_shows_the_roles_and_the_rou
     match, r = start()
     board = match.board()
     assert board == GAME.board(match.view(PUBLIC))
-    crew = one(board, "ledger")
-    assert crew["columns"] == ["Role"]
-    assert [line["values"][0] for line in crew["rows"]] == state(match)["roles"]
-    assert [line["name"] for line in crew["rows"]] == NAMES[:4]
+    people = one(board, "seats")["people"]
+    assert [p["role"] for p in people] == state(match)["roles"]
+    assert [p["name"] for p in people] == NAMES[:4]
+    assert not found(board, "ledger")  # no ballot revealed yet
     facts = dict(one(board, "facts")["items"])
-    assert facts["Round"] == "Round 1 of 2: looking for evidence"
+    assert facts["Round"] == "1 of 2"
     assert facts["Time declared"] == f":{state(match)['minute']:02d}"
     assert facts["Ready to vote"] == "0 of 4"
     assert one(board, "headline")["text"] == "Round 1: looking for evidence"
     match.apply(r["N"], {"type": "ready"})
     board = match.board()
     assert dict(one(board, "facts")["items"])["Ready to vote"] == "1 of 4"
-    assert ledger_line(board, r["N"])["note"] == "ready to vote"
+    assert crew(board, r["N"])["note"] == "ready to vote"
 
 
 def test_secrets_redrawn_leave_the_board_as_it_was():
@@ -169,13 +173,12 @@ def test_the_innocence_result_names_the_innocent_and_each_ballot():
     assert innocence["title"] == "Innocence vote"
     assert innocence["note"] == f"Declared innocent: {NAMES[r['B']]}"
     assert innocence["rows"] == [[NAMES[r["B"]], 3], [NAMES[r["C"]], 1]]
-    crew = one(board, "ledger")
-    assert crew["columns"] == ["Role", "Innocence vote"]
-    assert ledger_line(board, r["H"])["values"][1] == f"{NAMES[r['B']]}, no second vote"
-    assert ledger_line(board, r["B"])["values"][1] == NAMES[r["C"]]
-    assert ledger_line(board, r["B"])["note"] == "declared innocent"
+    assert one(board, "ledger")["columns"] == ["Innocence vote"]
+    assert ledger_line(board, r["H"])["values"][0] == f"{NAMES[r['B']]}, no second vote"
+    assert ledger_line(board, r["B"])["values"][0] == NAMES[r["C"]]
+    assert crew(board, r["B"])["note"] == "declared innocent"
     assert f"Declared innocent: {NAMES[r['B']]}" in one(board, "log")["lines"]
-    assert dict(one(board, "facts")["items"])["Round"] == "Round 2 of 2: the trial"
+    assert dict(one(board, "facts")["items"])["Round"] == "2 of 2"
 
 
 def test_a_tied_innocence_vote_says_nobody_was_declared_innocent():
@@ -197,10 +200,10 @@ def test_dead_reckoning_shows_the_moved_vote_and_where_it_was_cast():
     board = match.board()
     assert one(board, "headline")["text"] == \
         f"The Navigator may move a vote: {NAMES[r['N']]}"
-    assert one(board, "ledger")["turn"] == [r["N"]]
+    assert [p["seat"] for p in one(board, "seats")["people"] if p.get("turn")] == [r["N"]]
     match.apply(r["N"], {"type": "reckon", "seat": r["C"], "index": 0, "target": r["H"]})
     board = match.board()
-    assert ledger_line(board, r["C"])["values"][1] == \
+    assert ledger_line(board, r["C"])["values"][0] == \
         f"{NAMES[r['H']]} (cast for {NAMES[r['B']]})"
     assert (f"Dead Reckoning: {NAMES[r['C']]}'s vote moved from {NAMES[r['B']]} to "
             f"{NAMES[r['H']]}") in one(board, "log")["lines"]
@@ -221,7 +224,7 @@ def test_condemn_and_the_guilt_vote_count_and_a_waiting_boatswain_shows_only_at_
     cast(waiting, {r["C"]: [r["H"]], r["H"]: [r["C"]], r["N"]: [r["H"]]})
     assert waiting.step() == "bosun"
     board = waiting.board()
-    assert ledger_line(board, r["B"])["values"][2] == "votes last"
+    assert ledger_line(board, r["B"])["values"][1] == "votes last"
     assert one(board, "headline")["text"] == \
         f"The Boatswain votes last: {NAMES[r['B']]}"
     assert "The Boatswain waited to vote last (Bosun Knows Best)" in \
@@ -243,17 +246,23 @@ def test_the_ending_names_the_mutineer_opens_every_card_and_tells_the_chaplains_
     assert f"Found guilty: {NAMES[r['H']]}" in one(board, "log")["lines"]
     assert one(board, "headline")["text"] == \
         f"The Mutineer is revealed: {mutineer}, the Navigator"
-    assert "the Mutineer" in ledger_line(board, r["N"])["note"]
+    assert "the Mutineer" in crew(board, r["N"])["note"]
+    assert crew(board, r["N"])["winner"]
     # Every card's 15 numbers, under its holder's name.
     cards = state(match)["cards"]
     grids = {g["title"]: card_minutes(g) for g in found(board, "grid")}
     for role, seat in (("Boatswain", r["B"]), ("Chaplain", r["C"]), ("Helmsman", r["H"])):
         assert grids[f"{NAMES[seat]}, the {role}"] == cards[ROLES.index(role)]
-    assert grids[f"{mutineer}, the Navigator: the Mutineer"] == cards[ROLES.index(NAVIGATOR)]
+    minute = state(match)["minute"]
+    assert grids[f"{mutineer}, the Navigator: the Mutineer (:{minute:02d} is on it)"] == \
+        cards[ROLES.index(NAVIGATOR)]
     # Every ballot of both votes.
-    assert one(board, "ledger")["columns"] == ["Role", "Innocence vote", "Guilt vote"]
-    assert ledger_line(board, r["H"])["values"][2] == NAMES[r["C"]]
-    assert ledger_line(board, r["B"])["values"][2] == NAMES[r["H"]]
+    assert one(board, "ledger")["columns"] == ["Innocence vote", "Guilt vote"]
+    assert ledger_line(board, r["H"])["values"] == [f"{NAMES[r['B']]}, no second vote",
+                                                    NAMES[r["C"]]]
+    assert ledger_line(board, r["B"])["values"] == [NAMES[r["C"]], NAMES[r["H"]]]
+    # The story comes first at the end: the result right under the headline and facts.
+    assert [p["part"] for p in board[:3]] == ["headline", "facts", "result"]
 
 
 def test_the_chaplain_who_took_the_mutineers_confession_is_named_on_his_side():
@@ -275,7 +284,7 @@ def test_the_chaplain_who_took_the_mutineers_confession_is_named_on_his_side():
     assert (f"The Boatswain, {NAMES[r['B']]}, searched {NAMES[r['N']]}'s cabin: not the "
             "Mutineer's.") in end["lines"]
     assert "The Mutineer was declared innocent." in end["lines"]
-    assert "sided with the Mutineer" in ledger_line(board, r["C"])["note"]
+    assert "sided with the Mutineer" in crew(board, r["C"])["note"]
 
 
 def test_the_crew_wins_when_the_mutineer_is_found_guilty_and_the_title_names_him():
@@ -321,7 +330,7 @@ def test_a_role_holders_panel_shows_its_card_as_a_grid_and_whether_it_is_the_mut
         grid = one(panel, "grid")
         assert (grid["rows"], grid["cols"]) == (3, 5)
         assert card_minutes(grid) == cards[ROLES.index(role)]
-        assert grid["title"] == f"Your card ({role})"
+        assert grid["title"].startswith(f"Your card as the {role}")
         told = one(panel, "text")
         assert ("YOU ARE THE MUTINEER" in told["lines"][0]) == (seat == r["H"])
         # Nobody else's card.
@@ -334,8 +343,9 @@ def test_a_role_holders_panel_shows_its_card_as_a_grid_and_whether_it_is_the_mut
 def test_the_declared_minute_stands_out_on_the_mutineers_card():
     match, r = start(mutineer=HELMSMAN)
     minute = state(match)["minute"]
-    cell = [c for c in one(match.panel(r["H"]), "grid")["cells"] if isinstance(c, dict)]
-    assert cell == [b.card(f"{minute:02d}", label="the time", state="open", kind="time")]
+    assert one(match.panel(r["H"]), "grid")["title"] == \
+        f"Your card as the Helmsman (:{minute:02d} is on it)"
+    assert one(match.panel(r["B"]), "grid")["title"] == "Your card as the Boatswain"
 
 
 def test_the_search_and_the_confession_show_on_their_own_panels_only():
@@ -347,7 +357,7 @@ def test_the_search_and_the_confession_show_on_their_own_panels_only():
     assert f"{searched} IS the Mutineer!" in words(boatswain)
     grids = found(boatswain, "grid")
     assert card_minutes(grids[1]) == state(match)["cards"][ROLES.index(HELMSMAN)]
-    assert grids[1]["title"] == f"{searched}'s card"
+    assert grids[1]["title"] == f"{searched}'s card (:{state(match)['minute']:02d} is on it)"
     chaplain = match.panel(r["C"])
     assert f"{NAMES[r['N']]} is not the Mutineer." in words(chaplain)
     target = match.panel(r["N"])
@@ -375,8 +385,8 @@ def test_a_jurors_panel_has_no_card_and_its_ballots_are_its_own():
 
 # -- every word whole, nothing private, the story only grows ------------------------------
 
-SOURCES = [Path(tabletop.__file__), *(Path(tabletop.__file__).with_name(f"{name}.py") for name in ("show", "data")),
-           Path(b.__file__)]
+HERE = Path(tabletop.__file__)
+SOURCES = [HERE, HERE.with_name("show.py"), HERE.with_name("data.py"), Path(b.__file__)]
 VOCABULARY = {w.lower() for text in [p.read_text() for p in SOURCES] + NAMES
               for w in re.findall(r"[A-Za-z]+", text)}
 

@@ -1,8 +1,8 @@
 """What Booty Dice's table shows besides its own dice panel (web/static/games/booty-dice.js
-draws the dice, the supplies and every pirate's Lives, Shields and Doubloons): whose roll
-it is, the standings in words, the last turns told die by die and event by event, the
-previous roller's final dice while the next pirate rolls, and at the end the winner and
-why. Everything in Booty Dice is public: there is no panel of secrets.
+draws the dice, the holds, the supplies and every pirate's Lives, Shields and Doubloons):
+whose roll it is, the last turns told roll by roll and event by event (the turn before
+stays while the next pirate rolls), and at the end the winner, why and every pirate's
+standing. Everything in Booty Dice is public: there is no panel of secrets.
 
 Rulings: see docs/games/booty-dice.md.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.engine import board as b
 from companion.games import kit
-from companion.games.booty_dice.data import DECIDING, ROLLING
+from companion.games.booty_dice.data import TARGETING
 from companion.games.booty_dice.show import FACE_NAMES, event_text, summary
 
 View = dict[str, Any]
@@ -21,20 +21,25 @@ Part = dict[str, Any]
 
 
 def board(view: View) -> list[Part]:
-    """The table's board, from the public view."""
+    """The table's board, from the public view. The dice, the supplies and every
+    pirate's standing are the game's own panel's: the board does not draw them twice."""
     state, names = view["state"], view["names"]
-    parts = [part for part in b.from_summary(summary(view), view) if part["part"] != "result"]
     if view.get("result"):
-        parts[0] = b.headline(_ending_title(view))
-    last = state["last_roll"]
-    if last is not None and state["step"] in (ROLLING, DECIDING) and not view.get("result"):
-        # A new turn is under way: the turn before keeps its dice on the board.
-        parts.append(b.dice([FACE_NAMES[face] for face in last["dice"]], seat=last["seat"],
-                            title=f"{kit.seat_name(names, last['seat'])}'s last roll"))
-    if view.get("result"):
-        parts.append(_ending(view))
+        parts = [b.headline(_ending_title(view)), _ending(view)]
+    elif state["step"] == TARGETING:
+        parts = [b.headline(_picking(state, names))]
+    else:
+        parts = [b.headline(summary(view)["headline"])]
     parts.append(b.log(story(state, names), title="The last turns", keep=80))
     return parts
+
+
+def _picking(state: View, names: Names) -> str:
+    """The roller resolves the dice and must pick a pirate."""
+    who = kit.seat_name(names, state["roller"])
+    if state["queue"][0]["kind"] == "cutlass":
+        return f"{who} resolves the dice: a Cutlass - whom to attack?"
+    return f"{who} resolves the dice: a Jolly Roger - whom to rob?"
 
 
 def story(state: View, names: Names) -> list[str]:
@@ -68,7 +73,8 @@ def _ending(view: View) -> Part:
     """The winner, why, and every pirate's standing at the end."""
     state, names = view["state"], view["names"]
     result = view["result"]
-    lines = [_ending_title(view) + "."]
+    reason = result["reason"]
+    lines = [f"{reason[:1].upper()}{reason[1:]}."] if reason else []
     for seat in range(state["seats"]):
         name = kit.seat_name(names, seat)
         if not state["alive"][seat]:

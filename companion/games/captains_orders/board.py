@@ -25,6 +25,14 @@ Names = list[str]
 Part = dict[str, Any]
 
 
+#: The table's words for each move: a face-down card says where it went, never what.
+MOVES = {**EVENT_TEXTS,
+         "pass": "{seat} passed a card face down to {to}",
+         "give": "{seat} gave {to} a card face down",
+         "follow": "{seat} followed the order {order}: a card face down to {to}",
+         "discard": "{seat} discarded a card face down"}
+
+
 def _name(names: Names, seat: Any) -> str:
     return kit.seat_name(names, seat)
 
@@ -39,6 +47,8 @@ def board(view: View) -> list[Part]:
     """The table's board, from the PUBLIC view."""
     state, names = view["state"], view["names"]
     parts: list[Part] = [b.headline(_headline(view)), _facts(state, names)]
+    if state["step"] == OVER:
+        parts.append(_ending(view))
     if _reveal_shown(state):
         parts.append(_reveal(state, names))
     else:
@@ -47,8 +57,6 @@ def board(view: View) -> list[Part]:
     if state["history"]:
         parts.append(b.facts([(f"Round {h['round']}", _round_won(h, names))
                               for h in state["history"]], title="The rounds"))
-    if state["step"] == OVER:
-        parts.append(_ending(view))
     parts.append(b.log(story(state, names), title="What happened"))
     return parts
 
@@ -102,12 +110,11 @@ def _facts(state: View, names: Names) -> Part:
 def _centre(state: View, names: Names) -> Part:
     """The middle of the table: the standing order face up, the orders played before."""
     order = state["order"]
-    standing = [b.card(str(order["rank"]), value=order["rank"], kind="order",
+    standing = [b.card(str(order["rank"]), kind="order",
                        label=f"{_name(names, order['owner'])}'s order", state="open",
                        seat=order["owner"])] if order else []
-    played = [b.card(str(rank), value=rank, kind="order", state="played")
-              for rank in state["played"]]
-    if order and played and played[-1]["value"] == order["rank"]:
+    played = [b.card(str(rank), kind="order", state="played") for rank in state["played"]]
+    if order and played and played[-1]["face"] == str(order["rank"]):
         played = played[:-1]  # the standing order is drawn on its own
     parts = [b.cards(standing, title="The standing order", empty="No order on the table")]
     if played:
@@ -167,7 +174,7 @@ def _reveal(state: View, names: Names) -> Part:
     last = state["last_round"]
     hands = []
     for seat, hand in enumerate(last["hands"]):
-        hands.append(b.cards([b.card(str(rank), value=rank, kind="pairs", seat=seat,
+        hands.append(b.cards([b.card(str(rank), kind="pairs", seat=seat,
                                      state="open" if seat in last["captains"] and
                                      rank == last["lowest"] else "")
                               for rank in hand],
@@ -176,7 +183,7 @@ def _reveal(state: View, names: Names) -> Part:
     lines = ending_words(last, names)
     return b.group(b.text(*lines, title=f"Round {last['round']}: the reveal",
                           tone="good" if last["winners"] else "note"),
-                   *hands, title=f"Round {last['round']}: every hand")
+                   b.group(*hands, layout="row"), title=f"Round {last['round']}: every hand")
 
 
 def _hand_title(state: View, names: Names, seat: int) -> str:
@@ -241,7 +248,7 @@ def story(state: View, names: Names) -> list[str]:
     if state["step"] == DEAL:
         return []
     lines = [f"Round {state['round']}: {_name(names, state['dealer'])} dealt"]
-    lines += [kit.word(event, names, EVENT_TEXTS) for event in state["events"]]
+    lines += [kit.word(event, names, MOVES) for event in state["events"]]
     if state["step"] == ENTER:
         lines.append("Round over: the hands are entered")
     return lines
@@ -257,19 +264,19 @@ def panel(view: View, seat: int) -> list[Part]:
     parts: list[Part] = []
     if state["step"] in (SCORED, OVER) and state["last_round"] is not None:
         held = state["last_round"]["hands"][seat]
-        parts.append(b.cards([b.card(str(r), value=r, kind="pairs", seat=seat)
+        parts.append(b.cards([b.card(str(r), kind="pairs", seat=seat)
                               for r in held], title="Your hand at the reveal",
                              empty="You had no cards"))
         return parts
     hand = me.get("hand")
     if hand is not None:
-        parts.append(b.cards([b.card(str(r), value=r, kind="pairs", seat=seat)
+        parts.append(b.cards([b.card(str(r), kind="pairs", seat=seat)
                               for r in hand], title="Your hand", empty="Your hand is empty"))
     secret = [_secret_words(e, seat, names) for e in me.get("log", [])]
     if secret:
         parts.append(b.log(secret, title="Your face-down moves this round", keep=6))
     if state["step"] == ENTER and state["entries"][seat]:
-        parts.append(b.cards([b.card(str(r), value=r, kind="pairs", seat=seat)
+        parts.append(b.cards([b.card(str(r), kind="pairs", seat=seat)
                               for r in state["entries"][seat]], title="You entered"))
     return parts
 

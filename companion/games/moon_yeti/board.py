@@ -31,7 +31,6 @@ Part = dict[str, Any]
 #: The two rounds of a match, by step.
 ROUNDS = {DISCUSS1: 1, VOTE1: 1, RECKON: 1, DISCUSS2: 2, VOTE2: 2, BOSUN: 2, FORGIVE: 2,
           COURSE: 2, RECAST: 2}
-ROUND_NAMES = {1: "Round 1 of 2: looking for evidence", 2: "Round 2 of 2: the trial"}
 VOTE_TITLES = {"vote1": "Innocence vote", "vote2": "Guilt vote"}
 #: Who a one-role step waits for.
 STEP_ROLES = {RECKON: NAVIGATOR, BOSUN: BOATSWAIN, FORGIVE: CHAPLAIN, COURSE: NAVIGATOR}
@@ -70,11 +69,15 @@ def board(view: View) -> list[Part]:
         # The count the public view has: a waiting Boatswain's ballots count like any (Y6).
         parts.append(b.ballots(vote["ballots_in"], vote["ballots_total"],
                                title=f"{VOTE_TITLES[vote_key]}: ballots in"))
-    if state["roles"][0] is not None:
-        parts.append(_crew(view))
-    parts += _verdicts(state, names)
     if step == OVER:
         parts += _ending(view)
+    if state["roles"][0] is not None:
+        parts.append(_crew(view))
+    if state["ballots1"] is not None:
+        parts.append(_ballots(view))
+    parts += _verdicts(state, names)
+    if step == OVER:
+        parts.append(_cards(state, names))
     parts.append(b.log(story(view), title="What happened", keep=16))
     return parts
 
@@ -96,7 +99,7 @@ def _facts(state: View, names: Names) -> list[tuple[str, Any]]:
     step = state["step"]
     out: list[tuple[str, Any]] = []
     if step in ROUNDS:
-        out.append(("Round", ROUND_NAMES[ROUNDS[step]]))
+        out.append(("Round", f"{ROUNDS[step]} of 2"))
     if state["mode"] == "aces":
         out.append(("The Mutineer", "holds the ace of spades"))
     elif state["minute"] is not None:
@@ -111,27 +114,30 @@ def _facts(state: View, names: Names) -> list[tuple[str, Any]]:
 
 
 def _crew(view: View) -> Part:
-    """One line per seat: role, ballots once revealed, and what the table knows of it."""
+    """Every seat with its public role and what the table knows of it."""
     state, names = view["state"], view["names"]
     step = state["step"]
-    columns = ["Role"]
-    revealed = [key for key in ("ballots1", "ballots2") if state[key] is not None]
-    columns += [VOTE_TITLES[f"vote{key[-1]}"] for key in revealed]
-    lines, notes = [], []
-    for seat in range(state["seats"]):
-        line: list[Any] = [state["roles"][seat]]
-        for key in revealed:
-            line.append(_ballot_words(state, names, key, seat))
-        lines.append(line)
-        notes.append(_seat_note(view, seat))
     turn: list[int] = []
     if step in STEP_ROLES:
         turn = [_holder(state, STEP_ROLES[step])]
     elif step == RECAST:
         turn = [state["course"]["seat"]]
     winners = view["result"]["winners"] if view.get("result") else []
-    return b.ledger(columns, names, lines, title="The crew", turn=turn, winners=winners,
-                    notes=notes)
+    return b.seats([b.person(seat, _name(names, seat), role=state["roles"][seat],
+                             note=_seat_note(view, seat), turn=seat in turn,
+                             winner=seat in winners)
+                    for seat in range(state["seats"])], title="The crew")
+
+
+def _ballots(view: View) -> Part:
+    """Each revealed ballot, seat by seat, as it stands (a moved one says where it was
+    cast)."""
+    state, names = view["state"], view["names"]
+    revealed = [key for key in ("ballots1", "ballots2") if state[key] is not None]
+    columns = [VOTE_TITLES[f"vote{key[-1]}"] for key in revealed]
+    lines = [[_ballot_words(state, names, key, seat) for key in revealed]
+             for seat in range(state["seats"])]
+    return b.ledger(columns, names, lines, title="The ballots")
 
 
 def _seat_note(view: View, seat: int) -> str:
@@ -317,7 +323,7 @@ def _ending_title(view: View) -> str:
 
 
 def _ending(view: View) -> list[Part]:
-    """The result with every secret now open, and each card (or ace)."""
+    """The result, with every secret now open."""
     state, names = view["state"], view["names"]
     reveal = state["reveal"]
     mutineer = reveal["mutineer"]
@@ -329,10 +335,8 @@ def _ending(view: View) -> list[Part]:
                      f"{_name(names, mutineer)}'s card.")
     lines.append(view["result"]["reason"] + ".")
     lines += _action_words(state, names)
-    parts = [b.result(view["result"]["winners"], names, title=_ending_title(view),
-                      lines=lines, scores=view["result"]["scores"], score_label="Wins")]
-    parts.append(_cards(state, names))
-    return parts
+    return [b.result(view["result"]["winners"], names, title=_ending_title(view),
+                     lines=lines, scores=view["result"]["scores"], score_label="Wins")]
 
 
 def _action_words(state: View, names: Names) -> list[str]:
@@ -381,11 +385,13 @@ def _card_title(state: View, names: Names, seat: int) -> str:
 
 
 def _card_grid(minutes: list[int], title: str, declared: int | None) -> Part:
-    """A card of 15 minute-numbers as three rows of five; the declared minute, when it
-    is on the card, drawn as a face-up card so it stands out."""
-    cells: list[Any] = [b.card(f"{m:02d}", label="the time", state="open", kind="time")
-                        if m == declared else f"{m:02d}" for m in minutes]
-    return b.grid(cells, rows=CARD_ROWS, cols=CARD_COLS, title=title)
+    """A card of 15 minute-numbers as three rows of five (numbers, not card pictures:
+    four cards side by side stay small); the title tells when the declared minute is
+    on it."""
+    if declared in minutes:
+        title += f" (:{declared:02d} is on it)"
+    return b.grid([f"{m:02d}" for m in minutes], rows=CARD_ROWS, cols=CARD_COLS,
+                  title=title)
 
 
 # -- a seat's panel ----------------------------------------------------------------------
@@ -400,7 +406,7 @@ def panel(view: View, seat: int) -> list[Part]:
         return [b.text("The roles are being dealt.", title="Your role")]
     parts: list[Part] = [_who_you_are(state, me)]
     if "card" in me:
-        parts.append(_card_grid(me["card"], f"Your card ({role})", state["minute"]))
+        parts.append(_card_grid(me["card"], f"Your card as the {role}", state["minute"]))
     if "ace" in me:
         parts.append(b.cards([b.card(f"Ace of {me['ace']}", kind="ace", label=f"Your ace "
                                      f"({role})", seat=seat)], title="Your ace"))

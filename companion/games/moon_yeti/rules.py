@@ -15,8 +15,8 @@ from companion.engine.match import clone
 from companion.engine.rules import (
     CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
 )
-from companion.games.moon_yeti import redeal as redealing
 from companion.games.moon_yeti import board as tabletop
+from companion.games.moon_yeti import redeal as redealing
 from companion.games.moon_yeti import show, views
 from companion.games.moon_yeti.data import (
     BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1,
