@@ -5,8 +5,10 @@ The access model (docs/security.md states it in five lines):
 - A seat's join link (its QR code) holds a token of 128 random bits, written as 32
   upper-case hex digits so the whole URL fits a 29x29 QR code in alphanumeric mode.
 - Each phone that opens it gets a grant of its own (a random id in a signed cookie), bound
-  to that seat. The host sees every seat's phones and can revoke one; replacing a seat's
-  token revokes all of them at once.
+  to that seat. A seat has one phone at a time, like a console's controller: a second
+  phone is asked first, and taking the seat over ends the first phone's grant, which is
+  remembered as *taken over* so that phone is told why it can no longer act. The host
+  sees every seat's phone and can revoke it; replacing a seat's token revokes it too.
 - Access lasts one game night. A new match from the lobby gives every seat a new join
   link (a photo of last match's code is dead; phones already joined play on); a start
   that resumes no match is a new night: new links, a new cookie key, no phones.
@@ -49,8 +51,6 @@ GLOBAL_WINDOW = 60.0
 GLOBAL_LOCK_SECONDS = 60.0
 #: Clients whose failures are remembered (the oldest unlocked ones are forgotten first).
 CLIENTS_KEPT = 1024
-#: Phones one seat may hold at once (a player's phone and tablet, a replacement...).
-PHONES_PER_SEAT = 4
 #: A phone's grant ends this long after it joined, whatever else happens: a game night
 #: (the seat cookie's own Max-Age is the same, so a copied cookie dies with it).
 GRANT_SECONDS = 16 * 3600
@@ -73,6 +73,11 @@ CREATE TABLE IF NOT EXISTS phones (
     seat   INTEGER NOT NULL,
     joined REAL NOT NULL,
     device TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS taken_over (
+    id   TEXT PRIMARY KEY,
+    seat INTEGER NOT NULL,
+    at   REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS counters (
     name  TEXT PRIMARY KEY,
@@ -122,6 +127,9 @@ class SeatAccess:
         self._phones: dict[str, tuple[int, float, str]] = {
             phone: (seat, joined, device) for phone, seat, joined, device in
             self._db.execute("SELECT id, seat, joined, device FROM phones ORDER BY joined")}
+        self._taken: dict[str, tuple[int, float]] = {
+            phone: (seat, at) for phone, seat, at in
+            self._db.execute("SELECT id, seat, at FROM taken_over")}
 
     def _damaged(self, exc: Exception) -> MutinyError:
         from companion.engine.journal import keep_aside
@@ -183,6 +191,7 @@ class SeatAccess:
             _old, generation, name = self._rows[seat]
             self._rows[seat] = (token, generation + 1, name)
             self._drop_phones([p for p, row in self._phones.items() if row[0] == seat])
+            self._forget_taken([p for p, row in self._taken.items() if row[0] == seat])
         return token
 
     def new_link(self, seat: int) -> str:
@@ -211,18 +220,22 @@ class SeatAccess:
                 self._db.execute("UPDATE seats SET token = ?, generation = generation + 1"
                                  " WHERE seat = ?", (new_token(), seat))
             self._db.execute("DELETE FROM phones")
+            self._db.execute("DELETE FROM taken_over")
             self.secret_key = self._key("cookies", new=True)
             self._db.execute("COMMIT")
             self._rows = {seat: (token, generation, name) for seat, token, generation, name
                           in self._db.execute("SELECT seat, token, generation, name"
                                               " FROM seats")}
             self._phones = {}
+            self._taken = {}
 
     # -- phones -------------------------------------------------------------------------
     def join(self, token: str, device: str = "") -> tuple[int, str] | None:
         """A phone opened a join link: ``(seat, phone id)`` for a current token (the
-        phone's own grant, to keep in its cookie), or None. A seat holds
-        :data:`PHONES_PER_SEAT` phones at most: the oldest is let go first."""
+        phone's own grant, to keep in its cookie), or None. A seat has one phone at a
+        time: the phone that held it is *taken over* (:meth:`taken_over` says when).
+        Whether to take a held seat over is the joining phone's question to answer
+        first (the join page asks it)."""
         seat = self.seat_for(token)
         if seat is None:
             return None
@@ -230,11 +243,25 @@ class SeatAccess:
         device = " ".join(device.split())[:40]
         with self._lock:
             held = [p for p, row in self._phones.items() if row[0] == seat]
-            self._drop_phones(held[:max(0, len(held) + 1 - PHONES_PER_SEAT)])
+            self._drop_phones(held)
+            self._forget_taken([p for p, (_s, at) in self._taken.items()
+                                if joined - at > GRANT_SECONDS])
+            for old in held:
+                self._db.execute("INSERT OR REPLACE INTO taken_over (id, seat, at)"
+                                 " VALUES (?, ?, ?)", (old, seat, joined))
+                self._taken[old] = (seat, joined)
             self._db.execute("INSERT INTO phones (id, seat, joined, device) VALUES"
                              " (?, ?, ?, ?)", (phone, seat, joined, device))
             self._phones[phone] = (seat, joined, device)
         return seat, phone
+
+    def taken_over(self, phone: object) -> tuple[int, float] | None:
+        """``(seat, when)`` if another phone took this phone's seat over (tonight), else
+        None: the phone is then told why it can no longer act."""
+        row = self._taken.get(phone) if isinstance(phone, str) else None
+        if row is None or row[0] >= self.seats or self._clock() - row[1] > GRANT_SECONDS:
+            return None
+        return row
 
     def phone_seat(self, phone: object) -> int | None:
         """The seat a phone's grant is for, or None (revoked, replaced, another night,
@@ -245,8 +272,8 @@ class SeatAccess:
         return row[0]
 
     def phones(self, seat: int) -> list[dict[str, Any]]:
-        """The phones holding ``seat``, oldest first, as the host page lists them: a
-        short id (not the grant itself), when it joined and what browser it is."""
+        """The phone holding ``seat`` (one at most), as the host page lists it: a short
+        id (not the grant itself), when it joined and what browser it is."""
         return [{"id": phone[:8], "joined": joined, "device": device}
                 for phone, (s, joined, device) in list(self._phones.items()) if s == seat]
 
@@ -263,6 +290,12 @@ class SeatAccess:
         for phone in phones:
             self._db.execute("DELETE FROM phones WHERE id = ?", (phone,))
             self._phones.pop(phone, None)
+
+    def _forget_taken(self, phones: list[str]) -> None:
+        # Callers hold the lock.
+        for phone in phones:
+            self._db.execute("DELETE FROM taken_over WHERE id = ?", (phone,))
+            self._taken.pop(phone, None)
 
     def names(self) -> list[str]:
         """Every seat's name ("Seat N" for a seat nobody named)."""

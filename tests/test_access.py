@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.access import BOOT_STRIDE, GRANT_SECONDS, PHONES_PER_SEAT, HostPin, SeatAccess
+from companion.access import BOOT_STRIDE, GRANT_SECONDS, HostPin, SeatAccess
 
 
 def test_tokens_generations_and_names_survive_a_restart(tmp_path):
@@ -39,24 +39,50 @@ def test_every_change_is_in_the_file_at_once(tmp_path):
 
 def test_each_phone_gets_its_own_grant_which_the_host_can_revoke(tmp_path):
     access = SeatAccess(tmp_path / "access.sqlite3", 4)
-    token = access.token(2)
-    (seat, first), (_seat, second) = access.join(token, "Phone A"), access.join(token.lower())
-    assert seat == 2 and first != second
-    assert access.phone_seat(first) == access.phone_seat(second) == 2
+    (seat, first), (_seat, other) = access.join(access.token(2), "Phone A"), access.join(
+        access.token(1))
+    assert seat == 2 and first != other
+    assert access.phone_seat(first) == 2 and access.phone_seat(other) == 1
     listed = access.phones(2)
-    assert [p["device"] for p in listed] == ["Phone A", ""]
-    assert all(p["id"] not in (first, second) for p in listed)  # a short id, not the grant
+    assert [p["device"] for p in listed] == ["Phone A"]
+    assert listed[0]["id"] != first  # a short id, not the grant
     assert access.revoke(2, listed[0]["id"]) and not access.revoke(2, "nope")
-    assert access.phone_seat(first) is None and access.phone_seat(second) == 2
+    assert access.phone_seat(first) is None and access.phone_seat(other) == 1
+    assert access.taken_over(first) is None  # let go by the host, not taken over
     assert access.join("0" * 32) is None and access.phone_seat(None) is None
     access.close()
 
 
-def test_a_seat_holds_a_few_phones_the_oldest_let_go_first():
-    access = SeatAccess(":memory:", 2)
-    phones = [access.join(access.token(0))[1] for _ in range(PHONES_PER_SEAT + 1)]
-    assert access.phone_seat(phones[0]) is None
-    assert all(access.phone_seat(p) == 0 for p in phones[1:])
+def test_a_seat_has_one_phone_and_a_second_one_takes_it_over(tmp_path):
+    path = tmp_path / "access.sqlite3"
+    access = SeatAccess(path, 2)
+    _seat, first = access.join(access.token(0), "Phone A")
+    _seat, second = access.join(access.token(0).lower(), "Phone B")
+    assert access.phone_seat(first) is None and access.phone_seat(second) == 0
+    assert [p["device"] for p in access.phones(0)] == ["Phone B"]
+    seat, _when = access.taken_over(first)
+    assert seat == 0 and access.taken_over(second) is None
+    access.close()
+    again = SeatAccess(path, 2)  # a restart that resumes the match still knows why
+    assert again.taken_over(first)[0] == 0 and again.phone_seat(second) == 0
+    again.replace(0)  # a new code: the old phones are simply gone, taken over or not
+    assert again.taken_over(first) is None and again.phone_seat(second) is None
+    again.close()
+
+
+def test_a_taken_over_phone_is_forgotten_with_the_night():
+    now = [1000.0]
+    access = SeatAccess(":memory:", 1, clock=lambda: now[0])
+    _seat, first = access.join(access.token(0))
+    access.join(access.token(0))
+    assert access.taken_over(first) is not None
+    now[0] += GRANT_SECONDS + 1
+    assert access.taken_over(first) is None
+    _seat, third = access.join(access.token(0))
+    access.join(access.token(0))
+    assert access.taken_over(third) is not None
+    access.new_night()
+    assert access.taken_over(third) is None and access.phones(0) == []
 
 
 def test_replacing_a_seat_ends_its_phones_and_a_new_match_only_its_link():

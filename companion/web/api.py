@@ -13,7 +13,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
-from companion.access import PHONES_PER_SEAT, PinLocked
+from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
 from companion.errors import MutinyError, UnknownGame
 from companion.table.lobby import game_specs
@@ -27,7 +27,7 @@ STATUS = {
     "bad_json": 400, "bad_request": 400, "bad_action": 400, "missing_field": 400,
     "unknown_field": 400, "bad_value": 400, "bad_seats": 400, "bad_option": 400,
     "unknown_option": 400, "bad_names": 400, "unknown_game": 400, "unknown_action": 400,
-    "no_seat": 401, "no_host": 401, "bad_pin": 401, "cross_site": 403,
+    "no_seat": 401, "no_host": 401, "bad_pin": 401, "cross_site": 403, "taken_over": 403,
     "no_match": 404, "no_such_seat": 404, "no_such_phone": 404, "not_found": 404,
     "bad_method": 405, "wrong_host": 403, "too_large": 413, "json_only": 415,
     "locked": 429, "busy": 503,
@@ -85,12 +85,12 @@ def _guard_writes():
 
 class StreamSlots:
     """Live streams per kind of viewer, so that strangers cannot take the seats' and
-    the host's: each seat holds as many as it may hold phones, the host a few, and the
-    public streams (the table display, and anyone on the Wi-Fi) a pool of their own.
-    When the public pool is full the table display reads ``/api/public/view`` instead,
-    as every page does when refused (docs/security.md)."""
+    the host's: each seat a few (its one phone, a reload or a second tab), the host a
+    few, and the public streams (the table display, and anyone on the Wi-Fi) a pool of
+    their own. When the public pool is full the table display reads
+    ``/api/public/view`` instead, as every page does when refused (docs/security.md)."""
 
-    LIMITS = {"seat": PHONES_PER_SEAT, "host": 4, "public": 12, "sim": 4}
+    LIMITS = {"seat": 4, "host": 4, "public": 12, "sim": 4}
 
     def __init__(self) -> None:
         self._open: dict[Any, int] = {}
@@ -277,10 +277,20 @@ def host_kick(number: int):
     return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number), unclaim=True))
 
 
+@bp.get("/host/phones")
+@auth.host_required
+def host_all_phones():
+    """Every seat's phone at once, as the host page shows them."""
+    access = _table().access
+    return jsonify(seats=[{"seat": seat + 1, "phones": access.phones(seat)}
+                          for seat in range(_table().seat_count)])
+
+
 @bp.get("/host/seats/<int:number>/phones")
 @auth.host_required
 def host_phones(number: int):
-    """The phones holding seat *n*: a short id, when each joined, what browser it is."""
+    """The phone holding seat *n* (one at most): a short id, when it joined, what
+    browser it is."""
     return jsonify(phones=_table().access.phones(_seat_index(number)))
 
 

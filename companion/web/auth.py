@@ -11,6 +11,8 @@ SameSite=Strict and lasts as long as the browser's session. See docs/security.md
 from __future__ import annotations
 
 import functools
+import re
+import time
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -66,11 +68,48 @@ def seat_from_cookie() -> int | None:
 
 
 def require_seat() -> int:
+    """The seat this phone acts for, or a refusal: ``taken_over`` (403) when another
+    phone took its seat over, saying when, else ``no_seat``."""
     from companion.web.api import ApiError
     seat = seat_from_cookie()
-    if seat is None:
-        raise ApiError("no_seat", "this phone has no seat: scan the code on your seat")
-    return seat
+    if seat is not None:
+        return seat
+    phone = phone_from_cookie()
+    taken = None if phone is None else _ext()["table"].access.taken_over(phone)
+    if taken is not None:
+        seat, when = taken
+        raise ApiError("taken_over", taken_over_message(seat, when), seat=seat + 1,
+                       seconds_ago=max(0, round(time.time() - when)))
+    raise ApiError("no_seat", "this phone has no seat: scan the code on your seat")
+
+
+def taken_over_message(seat: int, when: float) -> str:
+    """What a phone whose seat another phone took over is told (the table's clock; the
+    phone words it again in its own, from ``seconds_ago``)."""
+    return (f"Another phone took over seat {seat + 1} at"
+            f" {time.strftime('%H:%M', time.localtime(when))}. This phone can no longer"
+            f" act for it.")
+
+
+#: (pattern in a User-Agent, what the host page calls it), first match wins.
+_BROWSERS = (("SamsungBrowser", "Samsung Internet"), ("Firefox|FxiOS", "Firefox"),
+             ("Edg", "Edge"), ("OPR|Opera", "Opera"), ("Chrome|CriOS", "Chrome"),
+             ("Safari", "Safari"))
+_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"),
+            ("Windows", "Windows"), ("Mac OS X|Macintosh", "Mac"), ("CrOS", "ChromeOS"),
+            ("Linux", "Linux"))
+
+
+def device_summary(user_agent: str) -> str:
+    """A phone's browser as the host page lists it ("Chrome on Android"), from its
+    User-Agent; the first words of an unknown one."""
+    def first(table: tuple[tuple[str, str], ...]) -> str | None:
+        return next((name for pattern, name in table if re.search(pattern, user_agent)),
+                    None)
+    browser, system = first(_BROWSERS), first(_SYSTEMS)
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or system or " ".join(user_agent.split())[:40] or "unknown browser"
 
 
 def is_host() -> bool:

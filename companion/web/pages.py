@@ -2,6 +2,8 @@
 the join page, and the captive-portal answers that lead a phone to it."""
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from companion.web import auth
@@ -19,9 +21,11 @@ CONNECTIVITY_CHECKS = ("/generate_204", "/gen_204", "/hotspot-detect.html",
 @bp.get("/j/<token>")
 def join_seat(token: str):
     """A seat's QR code: give this phone a grant of its own for the seat, in a cookie,
-    then drop the token from the address bar. A phone that holds another seat already
-    is asked first (a page of another site could otherwise move it to a seat of its
-    choosing by linking here)."""
+    then drop the token from the address bar. The same phone again (a reload, its own
+    grant) goes straight to its seat. A phone is asked first when it holds another
+    seat (a page of another site could otherwise move it to a seat of its choosing) or
+    when another phone holds this one: a seat has one phone at a time, and taking it
+    over ends the other phone's turn at it (docs/security.md)."""
     table = current_app.extensions["mutiny"]["table"]
     seat = table.access.seat_for(token)
     if seat is None:
@@ -29,18 +33,24 @@ def join_seat(token: str):
     held = auth.seat_from_cookie()
     if held == seat:
         return _to_seat()
-    if held is not None:
-        response = current_app.make_response(render_template(
-            "join/switch.html", held=held + 1, seat=seat + 1, token=token))
-        response.headers["Cache-Control"] = "no-store"
-        return response
-    return _join(table, token)
+    holder = next(iter(table.access.phones(seat)), None)
+    if holder is not None:
+        holder = {"device": holder["device"] or "a browser",
+                  "joined": time.strftime("%H:%M", time.localtime(holder["joined"]))}
+    if held is None and holder is None:
+        return _join(table, token)
+    response = current_app.make_response(render_template(
+        "join/switch.html", held=None if held is None else held + 1, seat=seat + 1,
+        token=token, holder=holder))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/J/<token>")
 @bp.post("/j/<token>")
 def switch_seat(token: str):
-    """The phone's own answer to "switch seats?": a form of this site only."""
+    """The phone's own yes to "switch seats?" or "take this seat over?": a form of this
+    site only."""
     from companion.web.api import ApiError
     try:
         auth.check_same_site()
@@ -53,15 +63,17 @@ def switch_seat(token: str):
 
 
 def _join(table, token: str):
-    joined = table.access.join(token, request.headers.get("User-Agent", ""))
+    seat = table.access.seat_for(token)
+    taking_over = seat is not None and bool(table.access.phones(seat))
+    joined = table.access.join(token, auth.device_summary(
+        request.headers.get("User-Agent", "")))
     if joined is None:
         return render_template("join/index.html", stale=True), 404
     seat, phone = joined
     table.claim(seat)
-    # Every phone that joins is shown on the seat's own screen and phones: nobody
-    # reads a seat's secrets without the seat knowing (docs/security.md).
-    count = len(table.access.phones(seat))
-    table.tell(seat, "Phone joined" if count == 1 else f"{count} phones on seat")
+    # Every phone that joins is shown on the seat's own screen and phone: nobody reads
+    # a seat's secrets without the seat knowing (docs/security.md).
+    table.tell(seat, "Phone taken over" if taking_over else "Phone joined")
     response = _to_seat()
     auth.set_seat_cookie(response, phone)
     return response
@@ -76,7 +88,10 @@ def _to_seat():
 
 @bp.get("/seat/")
 def seat():
-    if auth.seat_from_cookie() is None:
+    # A phone whose seat was taken over still gets the page: it says so (seat.js).
+    phone = auth.phone_from_cookie()
+    access = current_app.extensions["mutiny"]["table"].access
+    if access.phone_seat(phone) is None and access.taken_over(phone) is None:
         return redirect(url_for("pages.join"))
     return render_template("seat/index.html")
 

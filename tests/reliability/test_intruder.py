@@ -43,26 +43,35 @@ def test_showing_a_seats_code_and_every_phone_that_joins_are_told_to_the_seat(ap
     assert host.get("/api/host/seats/4/qr.svg").status_code == 200
     assert "! Host showed your code" in seat_lines(seat4)
     assert any("Host showed" in line for line in table.display(3).lines)  # the OLED too
-    # The host (or seat 1, with the PIN) joins seat 4 with that code: seat 4 sees it.
-    spy = join(app, table, 3)
-    assert "! 2 phones on seat" in seat_lines(seat4)
+    # The host (or seat 1, with the PIN) takes seat 4 over with that code: seat 4 sees it.
+    spy = take_over(app, table, 3)
+    assert seat4.get("/api/seat/view").json["code"] == "taken_over"
+    assert any("Phone taken over" in line for line in table.display(3).lines)
     phones = host.get("/api/host/seats/4/phones").json["phones"]
-    assert len(phones) == 2 and all(len(p["id"]) == 8 for p in phones)
-    # The host lets the newer phone go: its cookie is dead at once, the first one lives.
-    assert host.post(f"/api/host/seats/4/phones/{phones[1]['id']}/revoke",
+    assert len(phones) == 1 and len(phones[0]["id"]) == 8
+    # The host lets that phone go: its cookie is dead at once.
+    assert host.post(f"/api/host/seats/4/phones/{phones[0]['id']}/revoke",
                      json={}).status_code == 200
     assert spy.get("/api/seat/view").json["code"] == "no_seat"
-    assert seat4.get("/api/seat/view").status_code == 200
     assert host.post("/api/host/seats/4/phones/00000000/revoke",
                      json={}).json["code"] == "no_such_phone"
 
 
+def take_over(app, table, seat):
+    """A second phone that opens ``seat``'s link and answers yes to "take it over?"."""
+    client = app.test_client()
+    path = "/" + table.join_url(seat).split("/", 3)[3]
+    assert b"Take over seat" in client.get(path).data
+    assert client.post(path).status_code == 303
+    return client
+
+
 def test_each_phone_has_a_cookie_of_its_own(app, table):
     table.start("moon-yeti", 4)
-    first, second = join(app, table, 2), join(app, table, 2)
+    first, second = join(app, table, 2), take_over(app, table, 2)
     cookie = lambda c: c.get_cookie("mutiny_seat").value  # noqa: E731
     assert cookie(first) != cookie(second)
-    assert first.get("/api/seat/view").json["viewer"] == 2
+    assert second.get("/api/seat/view").json["viewer"] == 2
 
 
 # -- 2. seat access ends with the game night ------------------------------------------------

@@ -1,10 +1,11 @@
 // The host page: a PIN, then the console - start a match with its options, name the
-// seats, pause / resume / undo / end, replace a lost phone or kick a seat.
+// seats, pause / resume / undo / end, see each seat's phone and let it go, replace a lost
+// phone or kick a seat.
 // It draws the host payload (GET /api/host/stream) and acts through /api/host/*.
 "use strict";
 
 (() => {
-  const {el, fill, post, live, showConnection, COLORS} = window.Mutiny;
+  const {el, fill, post, get, live, showConnection, COLORS} = window.Mutiny;
   const $ = (id) => document.getElementById(id);
 
   let payload = null;
@@ -120,6 +121,7 @@
     drawStartForm();
     drawSeats();
     drawPods();
+    loadPhones();
   }
 
   // -- seat pods: shown only on a table that has them -----------------------------------
@@ -356,6 +358,7 @@
         el("span", {class: "seat-no"}, `Seat ${number}`),
         el("span", {class: "seat-state"}, ""),
         el("span", {class: "seat-playing"}, "")),
+      el("div", {class: "seat-phones", "aria-live": "polite"}, "No phone"),
       form,
       el("div", {class: "seat-buttons"},
         el("button", {type: "button", dataset: {do: "code"}, onclick: () => showCode(number, null)},
@@ -364,6 +367,52 @@
            "Replace phone"),
         el("button", {type: "button", class: "danger", dataset: {do: "kick"}, onclick: () => kick(number)},
            "Kick")));
+  }
+
+  // -- each seat's phone (one at a time: docs/security.md), asked for after every payload
+  // and every few seconds (a phone joining changes no host payload of its own) ---------
+  let phonesLoading = false, phonesAgain = false;
+  async function loadPhones() {
+    if (phonesLoading) { phonesAgain = true; return; }
+    phonesLoading = true;
+    const answer = await get("/api/host/phones");
+    phonesLoading = false;
+    if (answer.ok && answer.body && Array.isArray(answer.body.seats)) drawPhones(answer.body.seats);
+    if (phonesAgain) { phonesAgain = false; loadPhones(); }
+  }
+  setInterval(() => {
+    if (payload && !$("console").hidden && document.visibilityState === "visible") loadPhones();
+  }, 5000);
+
+  const clock = (seconds) => new Date(seconds * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+
+  function drawPhones(seats) {
+    const rows = $("seat-rows").children;
+    for (const {seat, phones} of seats) {
+      const row = rows[seat - 1];
+      if (!row) continue;
+      const box = row.querySelector(".seat-phones");
+      const key = JSON.stringify(phones);
+      if (box.dataset.key === key) continue;  // a Revoke button is not redrawn under a finger
+      box.dataset.key = key;
+      box.dataset.count = String(phones.length);
+      row.classList.toggle("has-phone", phones.length > 0);
+      if (!phones.length) { fill(box, "No phone"); continue; }
+      fill(box, phones.map((phone) => el("div", {class: "seat-phone", dataset: {phone: phone.id}},
+        el("span", {class: "phone-what"},
+           `Phone: ${phone.device || "a browser"}, joined ${clock(phone.joined)} (id ${phone.id})`),
+        el("button", {type: "button", class: "danger", dataset: {do: "revoke"},
+                      onclick: () => revoke(seat, phone)}, "Revoke"))));
+    }
+  }
+
+  async function revoke(number, phone) {
+    if (!(await confirmFirst(`Let seat ${number}'s phone (${phone.device || "a browser"}) go? ` +
+                             "It stops acting for the seat at once; the seat is told.", "Revoke"))) return;
+    const answer = await post(`/api/host/seats/${number}/phones/${encodeURIComponent(phone.id)}/revoke`, {});
+    if (answer.ok) say(`Seat ${number}'s phone was let go.`, "ok");
+    else refused(answer, `Revoke seat ${number}'s phone`);
+    loadPhones();
   }
 
   function showCode(number, url) {

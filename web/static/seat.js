@@ -307,8 +307,8 @@
       say("", "");
     } else if (answer.body.code === "stale") {
       say("The question changed while you chose. Look again.", "warn");
-    } else if (answer.status === 401) {
-      showGone();
+    } else if (answer.status === 401 || answer.body.code === "taken_over") {
+      showGone(answer.body);
     } else if (String(choice.action.type).startsWith("lobby_") &&
                ["no_match", "match_over"].includes(answer.body.code)) {
       // The lobby's choices (pick a game, "New match") are taken from the seat's own
@@ -329,7 +329,17 @@
     if (text) messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
   }
 
-  function showGone() {
+  // No longer at the seat: its link was replaced, or (taken_over) another phone took
+  // the seat over, which is said plainly, at this phone's own clock's time.
+  function showGone(why) {
+    if (why && why.code === "taken_over") {
+      const at = new Date(Date.now() - 1000 * (Number(why.seconds_ago) || 0));
+      const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+      $("gone-title").textContent = `Seat ${why.seat} is on another phone now`;
+      $("gone-text").textContent = `Another phone took over seat ${why.seat} at ${hhmm}. ` +
+        "This phone can no longer act for it.";
+      $("gone").dataset.why = "taken_over";
+    }
     $("phone").hidden = true;
     document.querySelector(".reveal-dock").hidden = true;
     $("private").hidden = true;
@@ -423,8 +433,8 @@
     payload = next;
     if (armed && armed.until < Date.now()) armed = null;
     draw();
-  }, (state) => {
+  }, (state, why) => {
     showConnection($("conn"), state);
-    if (state === "denied") showGone();
+    if (state === "denied") showGone(why);
   });
 })();
