@@ -8,10 +8,11 @@ The table rolls (``dice="table"``): the roller enters each face, so every turn i
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
+
+from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
@@ -139,20 +140,9 @@ def test_no_panel_everything_is_on_the_board():
 
 SOURCES = [Path(tabletop.__file__), Path(tabletop.__file__).with_name("show.py"),
            Path(tabletop.__file__).with_name("rules.py"), Path(b.__file__)]
-VOCABULARY = {w.lower() for text in [p.read_text() for p in SOURCES] + NAMES
-              for w in re.findall(r"[A-Za-z]+", text)}
+VOCABULARY = vocabulary(SOURCES, NAMES)
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "part":
-                yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -162,9 +152,7 @@ def test_random_play_keeps_every_word_whole_and_whole_turns_in_the_log(seed):
     match = Match.create(GAME, seats, {}, seed=seed, names=NAMES[:seats])
     while not match.is_over:
         board = match.board()
-        for text in _strings(board):
-            for token in re.findall(r"[A-Za-z]+", text):
-                assert token.lower() in VOCABULARY, f"{token!r} cut, in {text!r}"
+        check_whole(board, VOCABULARY)
         lines = one(match, "log").get("lines", [])
         # Whole turns, each from its roll, the last four at most.
         assert not lines or " rolled " in lines[0]

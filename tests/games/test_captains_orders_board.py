@@ -10,10 +10,11 @@ so seat 1 (Anne) plays first. Calico Jack holds the only 1: the Captain.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
+
+from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
@@ -235,26 +236,13 @@ def test_cards_mode_has_no_hand_on_the_panel_and_no_cards_out_of_play():
 
 SOURCES = [Path(tabletop.__file__), Path(tabletop.__file__).with_name("show.py"),
            Path(b.__file__)]
-VOCABULARY = {w.lower() for text in [p.read_text() for p in SOURCES] + NAMES
-              for w in re.findall(r"[A-Za-z]+", text)}
+VOCABULARY = vocabulary(SOURCES, NAMES)
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "part":
-                yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 def _check_whole(parts: list[dict]) -> None:
-    for text in _strings(parts):
-        for token in re.findall(r"[A-Za-z]+", text):
-            assert token.lower() in VOCABULARY, f"{token!r} is not a whole word, in {text!r}"
+    check_whole(parts, VOCABULARY)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.games.whole_words import check_whole, vocabulary
+
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
 from companion.games.card_mutiny import CATALOGUE, GAME
@@ -267,28 +269,15 @@ def test_cards_mode_shows_the_cards_turned_up_instead_of_a_grid():
 #: Every word the board may say comes from these (the engine's part defaults too).
 SOURCES = [Path(tabletop.__file__), Path(tabletop.__file__).with_name("show.py"),
            Path(b.__file__)]
-VOCABULARY = {w.lower() for text in [path.read_text() for path in SOURCES]
-              + NAMES + [tabletop.count_of(2, name) for name in CARD_NAMES]
-              + list(CARD_NAMES) for w in re.findall(r"[A-Za-z]+", text)}
+VOCABULARY = vocabulary(SOURCES, NAMES, [tabletop.count_of(2, name) for name in CARD_NAMES],
+                        CARD_NAMES)
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "part":
-                yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 def _check_whole(board: list[dict]) -> None:
-    for text in _strings(board):
-        for token in re.findall(r"[A-Za-z]+\d*", text):
-            assert token in CELL_NAMES | set(ROWS) or token.lower() in VOCABULARY, \
-                f"{token!r} is not a whole word, in {text!r}"
+    check_whole(board, VOCABULARY, re.compile(r"[A-Za-z]+\d*"),
+                frozenset(CELL_NAMES) | frozenset(ROWS))
     for grid in (p for p in flat(board) if p["part"] == "grid"):
         assert len(grid["cells"]) == 49
         for cell in grid["cells"]:
