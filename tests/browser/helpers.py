@@ -16,6 +16,7 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from companion.serve import Server  # noqa: E402
+from companion.web.auth import SEAT_COOKIE  # noqa: E402
 
 CHROMIUM = os.environ.get("MUTINY_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,6 +38,10 @@ class Live:
                                        daemon=True)
         self.thread.start()
         self.contexts: list[BrowserContext] = []
+        #: Each seat's grant (its seat cookie) as the test's phones hold it: a seat has
+        #: one phone at a time (docs/security.md), so every page and client a test
+        #: opens for a seat is that same phone, never a second one taking it over.
+        self.grants: dict[int, str] = {}
 
     @property
     def pin(self) -> str:
@@ -84,13 +89,19 @@ class Live:
         options.setdefault("viewport", PHONE)
         options.setdefault("has_touch", True)
         options.setdefault("is_mobile", True)
-        page = self.context(browser, **options).new_page()
-        watch_errors(page)
+        context = self.context(browser, **options)
         url = self.join_url(seat)
         if via:
             url = via + url[url.index("/J/"):]
+        if seat in self.grants:  # the same phone in another tab (a dead grant joins anew)
+            context.add_cookies([{"name": SEAT_COOKIE, "value": self.grants[seat],
+                                  "url": url[:url.index("/J/")]}])
+        page = context.new_page()
+        watch_errors(page)
         page.goto(url)
         assert page.url.endswith("/seat/"), page.url
+        self.grants[seat] = next(c["value"] for c in context.cookies()
+                                 if c["name"] == SEAT_COOKIE)
         return page
 
     def page(self, browser: Browser, path: str, **options: Any) -> Page:
@@ -116,8 +127,13 @@ class SeatClient:
         self.live, self.seat = live, seat
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        if seat in live.grants:  # the seat's phone, through the API (see Live.grants)
+            self.jar.set_cookie(http.cookiejar.Cookie(
+                0, SEAT_COOKIE, live.grants[seat], None, False, "127.0.0.1", False, False,
+                "/", True, False, None, False, None, None, {}))
         with self.opener.open(live.join_url(seat), timeout=10) as reply:
-            assert reply.status == 200
+            assert reply.status == 200 and reply.url.endswith("/seat/"), reply.url
+        live.grants[seat] = next(c.value for c in self.jar if c.name == SEAT_COOKIE)
 
     def act(self, action: dict[str, Any], version: int | None = None) -> tuple[int, dict]:
         if version is None:
