@@ -4,8 +4,9 @@ With no match, seat 1 picks a game and the number of players, from its buttons o
 phone, so a group needs no host page to start playing. Each choice is a whole decision
 ("Booty Dice, 4 players") filed under its game (``Choice.group``): the seat's buttons
 page into a game and pick the number of players, and back out for free; the phone shows
-the same menu nested. When a match is over, seat 1 gets a "New match" choice that brings
-the table back here.
+the same menu nested. When a match is over, seat 1 gets "Rematch" (the same game, seats,
+names and options, dealt again) and "Another game" (back here, every phone still
+joined).
 
 Lobby actions are told apart from a game's by their type, one of :data:`ACTIONS`; the
 table handles them itself and they never reach the engine.
@@ -22,8 +23,10 @@ from companion.engine import Choice, Display
 START = "lobby_start"
 #: Leave a finished match for the lobby: ``{"type": NEW_MATCH}``.
 NEW_MATCH = "lobby_back"
+#: Play the finished match again: ``{"type": REMATCH}``.
+REMATCH = "lobby_rematch"
 #: Every action type the lobby handles.
-ACTIONS = frozenset({START, NEW_MATCH})
+ACTIONS = frozenset({START, NEW_MATCH, REMATCH})
 
 TITLE = "Mutiny Table"
 
@@ -52,7 +55,19 @@ def start_choices(seat_count: int) -> tuple[Choice, ...]:
 
 def new_match_choice() -> Choice:
     """Seat 1's choice once a match is over: back to picking a game."""
-    return Choice("New match", {"type": NEW_MATCH})
+    return Choice("Another game: back to picking one", {"type": NEW_MATCH},
+                  short="Another game")
+
+
+def rematch_choice(title: str) -> Choice:
+    """Seat 1's choice once a match is over: the same game again, same players."""
+    return Choice(f"Rematch: {title} again, same players", {"type": REMATCH},
+                  short="Rematch")
+
+
+def play_again_choices(title: str) -> tuple[Choice, ...]:
+    """What seat 1 (buttons or phone) is offered once a match of ``title`` is over."""
+    return rematch_choice(title), new_match_choice()
 
 
 def display(seat: int, seat_count: int, host_pin: str | None) -> Display:

@@ -120,15 +120,19 @@ class Payloads:
 
     def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views, *,
                 seat_count: int, names: list[str], claimed: set[int],
-                pods: Callable[[], list[dict[str, Any]]] | None = None) -> None:
+                pods: Callable[[], list[dict[str, Any]]] | None = None,
+                night: dict[str, Any] | None = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
-        changed. ``pods`` reports the seat pods for the host page."""
+        changed. ``pods`` reports the seat pods for the host page; ``night`` is the
+        night's standings (:mod:`companion.table.night`), public."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
         board = self._board(match, views)
         public = self._public(match, summary, board, views, seat_count, names, claimed)
+        if night is not None:
+            public["night"] = night
         self._store(PUBLIC, public)
         for seat, display in enumerate(displays):
             self._offered(seat, [c.action for c in display.choices])

@@ -19,6 +19,7 @@ from companion.engine import Display, Game, Journal, Match
 from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
 from companion.table import lobby
+from companion.table.night import Night
 from companion.table.painter import ScreenPainter, SeatDevice, paint
 from companion.table.payloads import Payloads, Views, chart
 
@@ -37,8 +38,10 @@ class Table:
     def __init__(self, journal: Journal, seats: Sequence[SeatDevice] = (),
                  seat_count: int | None = None, base_url: str = "http://mutiny.local",
                  hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
-                 pin: HostPin | None = None, background_screens: bool = False):
-        """``background_screens`` draws the seats' screens on a thread of their own, so
+                 pin: HostPin | None = None, background_screens: bool = False,
+                 night: Night | None = None):
+        """``night`` keeps tonight's finished matches (default: a file beside the
+        journal's, :mod:`companion.table.night`). ``background_screens`` draws the seats' screens on a thread of their own, so
         an action's answer and its pushes to phones do not wait for I2C transfers (and,
         when the hub can tell, after the phones were sent theirs); off, a screen is
         drawn before ``submit``/``press`` return (what tests want)."""
@@ -50,6 +53,7 @@ class Table:
         self.clock = clock
         self.access = access or SeatAccess(":memory:", self.seat_count)
         self.pin = pin
+        self.night = night if night is not None else Night.beside(journal.path)
         self.match: Match | None = None
         self._lock = threading.RLock()
         self._claimed: set[int] = set()
@@ -81,6 +85,7 @@ class Table:
                     loaded = None  # never fall back to an older match than this one
                     continue
                 if match.is_over:
+                    self.night.record(match)  # (it may have ended just before a crash)
                     self.journal.finish(match_id)
                 else:
                     loaded, self._payloads.history = match, history
@@ -114,6 +119,23 @@ class Table:
             self.refresh()
             return self.match
 
+    def rematch(self) -> Match:
+        """Play the finished match again: the same game, players, names and options,
+        a new deal. Phones already joined play on (their seats are the same)."""
+        with self._lock:
+            last = self.match
+            if last is None or not last.is_over:
+                raise ActionRejected("not_now", "a rematch follows a finished match")
+            return self.start(last.game, last.seats, dict(last.options),
+                              names=list(last.names))
+
+    def new_night(self) -> None:
+        """The host starts a new game night: the standings start again. (Phones stay
+        joined: the night's scoreboard is not its access, docs/security.md.)"""
+        with self._lock:
+            self.night.new_night()
+            self.refresh()
+
     def back_to_lobby(self) -> None:
         """Leave a finished match on the screens no longer: back to picking a game."""
         with self._lock:
@@ -141,6 +163,7 @@ class Table:
                 match = self._current()
                 match.apply(actor, action)
                 if match.is_over:
+                    self.night.record(match)
                     self.journal.finish(match.id)
             if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
                 self._last_error.pop(actor, None)  # seat acts, by buttons or phone
@@ -174,6 +197,8 @@ class Table:
             raise ActionRejected("stale", "that choice is gone; look again")
         if action["type"] == lobby.NEW_MATCH:
             self.back_to_lobby()
+        elif action["type"] == lobby.REMATCH:
+            self.rematch()
         else:
             self.start(action["game"], action["players"])
 
@@ -243,7 +268,8 @@ class Table:
         else:
             display = _hosts_word(self.match, self.match.display(seat, views[seat]))
             if self.match.is_over and seat == 0:
-                display = _with(display, choices=display.choices + (lobby.new_match_choice(),))
+                display = _with(display, choices=display.choices + lobby.play_again_choices(
+                    self.match.game.spec.title))
         if seat == 0 and self.pin is not None and self.match is not None:
             display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
         error = self._last_error.get(seat)
@@ -291,7 +317,7 @@ class Table:
                     paint(device, shown)
             self._payloads.rebuild(self.match, displays, views, seat_count=self.seat_count,
                                    names=self.access.names(), claimed=self._claimed,
-                                   pods=self.pod_report)
+                                   pods=self.pod_report, night=self.night.payload())
         if self.hub is not None:
             self.hub.publish()
 
@@ -322,6 +348,7 @@ class Table:
                 device.close()
             self.journal.close()
             self.access.close()
+            self.night.close()
 
 
 def _hosts_word(match: Match, display: Display) -> Display:

@@ -35,8 +35,9 @@ def test_an_ended_match_shows_the_end_never_a_turn(table, hardware):
         assert not any("turn" in line.lower() for line in shown.lines)
         _serial, payload = table.payload(seat)
         assert payload["display"]["title"] == "Match ended"
-    # Seat 1 alone may start a new match; nobody else has a choice.
-    assert [c.label for c in table.display(0).choices] == ["New match"]
+    # Seat 1 alone may play again or pick another game; nobody else has a choice.
+    assert [c.action["type"] for c in table.display(0).choices] == [
+        "lobby_rematch", "lobby_back"]
     assert all(not table.display(seat).choices for seat in range(1, 4))
 
 

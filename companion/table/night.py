@@ -1,0 +1,193 @@
+"""The game night: every match the table finished tonight, and the standings across games.
+
+A group plays a game three times, switches games, and at the end wants to know who did
+best. The night keeps, for each finished match, the game, the players (by seat name),
+the winners, the game's own scores and when it ended; the standings add up wins per
+player name across every game, and each game's own score where the game keeps one (a
+game with no score label, such as a vote, counts wins only).
+
+It lives in a small SQLite file beside the journal (``night.sqlite3``), so a restart
+keeps it. The host starts a new night from the host page; the night is exported as JSON
+and CSV (docs/table.md, "Game night"). Everything here is public: a match's result is
+shown to the whole table once it is over.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+#: The file's name, in the journal's folder.
+FILE_NAME = "night.sqlite3"
+#: Matches the table display lists (the newest first); the exports hold every one.
+SHOWN_MATCHES = 12
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS nights (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    started REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id          TEXT PRIMARY KEY,
+    night       INTEGER NOT NULL,
+    game        TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    names       TEXT NOT NULL,
+    winners     TEXT NOT NULL,
+    scores      TEXT NOT NULL,
+    score_label TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    ended       REAL NOT NULL
+);
+"""
+
+
+class Night:
+    """Tonight's finished matches and standings, kept in a SQLite file. Thread-safe."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
+        self.path = path
+        self._clock = clock
+        self._lock = threading.Lock()
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.executescript(SCHEMA)
+        self._payload: dict[str, Any] | None = None  # rebuilt after each change
+        if self._night_id() is None:
+            self.new_night()
+
+    @classmethod
+    def beside(cls, journal_path: str | Path) -> "Night":
+        """The night kept next to a journal file (in memory for a journal in memory)."""
+        if str(journal_path) == ":memory:":
+            return cls(":memory:")
+        return cls(Path(journal_path).parent / FILE_NAME)
+
+    def _night_id(self) -> int | None:
+        row = self._db.execute("SELECT MAX(id) FROM nights").fetchone()
+        return row[0]
+
+    def new_night(self) -> None:
+        """Start a new night: the standings start again (earlier nights stay in the
+        file, out of the standings and exports)."""
+        with self._lock:
+            self._db.execute("INSERT INTO nights (started) VALUES (?)", (self._clock(),))
+            self._payload = None
+
+    def record(self, match: Any) -> bool:
+        """Add a finished match (a :class:`~companion.engine.Match` that is over) to
+        tonight. A match already recorded (seen again when a restart finds it over) is
+        not added twice. Returns True when it was added."""
+        result = match.result()
+        if result is None:
+            return False
+        label = match.summary().get("score_label") or ""
+        row = (match.id, self._night_id(), match.game.spec.id, match.game.spec.title,
+               json.dumps(list(match.names)), json.dumps(list(result.winners)),
+               json.dumps(list(result.scores)), label, result.reason or "", self._clock())
+        with self._lock:
+            added = self._db.execute(
+                "INSERT OR IGNORE INTO matches (id, night, game, title, names, winners,"
+                " scores, score_label, reason, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row).rowcount
+            self._payload = None
+        return bool(added)
+
+    # -- reading ------------------------------------------------------------------------
+    def started(self) -> float:
+        with self._lock:
+            return self._db.execute("SELECT started FROM nights WHERE id = ?",
+                                    (self._night_id(),)).fetchone()[0]
+
+    def matches(self) -> list[dict[str, Any]]:
+        """Tonight's matches, oldest first, each with its players, winners and scores."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, title, names, winners, scores, score_label, reason, ended"
+                " FROM matches WHERE night = ? ORDER BY ended, rowid", (self._night_id(),)
+            ).fetchall()
+        out = []
+        for number, (match_id, game, title, names, winners, scores, label, reason,
+                     ended) in enumerate(rows, start=1):
+            names, winners = json.loads(names), json.loads(winners)
+            out.append({"number": number, "match": match_id, "game": game, "title": title,
+                        "players": names, "winners": [names[w] for w in winners],
+                        "scores": json.loads(scores), "score_label": label,
+                        "reason": reason, "ended": ended})
+        return out
+
+    def standings(self, matches: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """One row per player name: matches played, wins, and per game its own score
+        (summed over tonight's matches of that game, where the game keeps a score). Best
+        first: most wins, then fewest matches played, then name."""
+        rows: dict[str, dict[str, Any]] = {}
+        for match in self.matches() if matches is None else matches:
+            for seat, name in enumerate(match["players"]):
+                row = rows.setdefault(name, {"name": name, "played": 0, "wins": 0,
+                                             "games": {}})
+                row["played"] += 1
+                won = name in match["winners"]
+                row["wins"] += int(won)
+                game = row["games"].setdefault(match["game"], {
+                    "title": match["title"], "played": 0, "wins": 0, "score": None,
+                    "score_label": match["score_label"]})
+                game["played"] += 1
+                game["wins"] += int(won)
+                if match["score_label"] and seat < len(match["scores"]):
+                    game["score"] = (game["score"] or 0) + match["scores"][seat]
+        return sorted(rows.values(), key=lambda r: (-r["wins"], r["played"], r["name"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole night: what the JSON export holds."""
+        matches = self.matches()
+        return {"started": self.started(), "matches": matches,
+                "standings": self.standings(matches)}
+
+    def payload(self) -> dict[str, Any]:
+        """The ``night`` part of the public payload: the standings and the newest
+        matches (``count`` tells how many there were in all). Kept between changes:
+        the table asks for it after every action."""
+        if self._payload is None:
+            self._payload = self._build_payload()
+        return self._payload
+
+    def _build_payload(self) -> dict[str, Any]:
+        matches = self.matches()
+        return {"count": len(matches), "standings": self.standings(matches),
+                "matches": [{k: m[k] for k in ("number", "title", "players", "winners")}
+                            for m in matches[-SHOWN_MATCHES:]][::-1]}
+
+    def to_csv(self) -> str:
+        """The night as CSV: one row per player per match (a spreadsheet sums it)."""
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["match", "ended", "game", "player", "seat", "won", "score",
+                         "score_label", "reason"])
+        for match in self.matches():
+            ended = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(match["ended"]))
+            for seat, name in enumerate(match["players"]):
+                score = match["scores"][seat] if seat < len(match["scores"]) else ""
+                writer.writerow([match["number"], ended, match["title"], _cell(name),
+                                 seat + 1, "yes" if name in match["winners"] else "no",
+                                 score if match["score_label"] else "",
+                                 match["score_label"], _cell(match["reason"])])
+        return out.getvalue()
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def _cell(text: str) -> str:
+    """A seat name as a CSV cell a spreadsheet will not run as a formula (OWASP CSV
+    injection: a name is typed by a player)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

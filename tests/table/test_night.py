@@ -1,0 +1,119 @@
+"""The game night: play again (rematch, another game) and the night's standings, kept
+across a restart."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import HOST, PUBLIC, Journal
+from companion.errors import ActionRejected
+from companion.table import Table, lobby
+from companion.table.night import Night
+from tests.table.conftest import choose, claim_all
+
+
+def play_out(table: Table, seed: str) -> dict:
+    """Play the match to its end with random legal actions; return its result."""
+    rng = random.Random(seed)
+    match = table.match
+    while not match.is_over:
+        actor = match.acting()[0]
+        table.submit(actor, rng.choice(match.legal_actions(actor)))
+    return match.result().to_dict()
+
+
+def test_rematch_replays_the_same_game_players_and_options(table, hardware):
+    claim_all(hardware)
+    table.start("booty-dice", 3, options={"first_seat": 2}, names=["Ann", "Bo", "Cy"],
+                seed="first")
+    first = table.match
+    with pytest.raises(ActionRejected) as info:  # not while it is played
+        table.rematch()
+    assert info.value.code == "not_now"
+    play_out(table, "a")
+    assert [c.action["type"] for c in table.display(0).choices][-2:] == [
+        lobby.REMATCH, lobby.NEW_MATCH]
+    assert all(not table.display(s).choices for s in (1, 2))
+    choose(hardware, 0, lambda a: a["type"] == lobby.REMATCH)
+    second = table.match
+    assert second.id != first.id and not second.is_over
+    assert (second.game.spec.id, second.seats, second.names, second.options) == (
+        "booty-dice", 3, ["Ann", "Bo", "Cy"], first.options)
+
+
+def test_seat_ones_phone_gets_the_same_play_again_choices(table, hardware):
+    claim_all(hardware)
+    table.start("booty-dice", 2, seed="phone")
+    table.submit(HOST, {"type": "end"})
+    offered = [c["action"] for c in table.payload(0)[1]["display"]["choices"]]
+    assert offered == [{"type": lobby.REMATCH}, {"type": lobby.NEW_MATCH}]
+    with pytest.raises(ActionRejected) as info:
+        table.submit(1, {"type": lobby.REMATCH})
+    assert info.value.code == "not_your_turn"
+    table.submit(0, {"type": lobby.NEW_MATCH}, version=table.turn_version(0))
+    assert table.match is None
+
+
+def test_the_night_keeps_every_match_and_the_standings_across_a_restart(hardware, tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    table = Table(Journal(path), [])
+    names = ["Ann", "Bo", "Cy", "Di"]
+    played = []
+    for game, seed in (("booty-dice", "n1"), ("booty-dice", "n2"), ("moon-yeti", "n3")):
+        if table.match is not None:
+            table.back_to_lobby()
+        table.start(game, 4, names=names, seed=seed)
+        played.append((game, play_out(table, seed)))
+    table.close()
+
+    again = Table(Journal(path), list(hardware))  # a restart
+    again.resume()
+    night = again.payload(PUBLIC)[1]["night"]
+    assert night["count"] == 3
+    assert [m["title"] for m in night["matches"]] == ["Moon Yeti", "Booty Dice", "Booty Dice"]
+    wins = {name: 0 for name in names}
+    dice = {name: 0 for name in names}
+    for game, result in played:
+        for winner in result["winners"]:
+            wins[names[winner]] += 1
+        if game == "booty-dice":
+            for seat, score in enumerate(result["scores"]):
+                dice[names[seat]] += score
+    standings = {row["name"]: row for row in night["standings"]}
+    assert {name: row["wins"] for name, row in standings.items()} == wins
+    assert {name: row["played"] for name, row in standings.items()} == dict.fromkeys(names, 3)
+    assert {name: row["games"]["booty-dice"]["score"] for name, row in standings.items()} \
+        == dice
+    assert [row["wins"] for row in night["standings"]] == sorted(wins.values(), reverse=True)
+
+    exported = again.night.to_dict()
+    assert [m["game"] for m in exported["matches"]] == [g for g, _r in played]
+    assert [m["winners"] for m in exported["matches"]] == [
+        [names[w] for w in r["winners"]] for _g, r in played]
+    rows = again.night.to_csv().splitlines()
+    assert rows[0].startswith("match,ended,game,player,seat,won,score")
+    assert len(rows) == 1 + 3 * 4
+    again.new_night()
+    assert again.payload(PUBLIC)[1]["night"] == {"count": 0, "standings": [], "matches": []}
+    again.close()
+
+
+def test_a_match_seen_over_again_after_a_restart_is_counted_once(tmp_path):
+    night = Night(tmp_path / "night.sqlite3")
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [], night=night)
+    table.start("booty-dice", 2, seed="once")
+    table.submit(HOST, {"type": "end"})
+    assert night.record(table.match) is False  # recorded when it ended
+    ended = night.matches()
+    assert len(ended) == 1 and ended[0]["winners"] == []
+    assert ended[0]["reason"] == "ended by the host"
+    table.close()
+
+
+def test_a_name_a_spreadsheet_would_run_is_exported_as_text(tmp_path):
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [])
+    table.start("booty-dice", 2, names=["=SUM(A1)", "Bo"], seed="csv")
+    table.submit(HOST, {"type": "end"})
+    assert "'=SUM(A1)" in table.night.to_csv()
+    table.close()
