@@ -13,6 +13,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
+from companion import jsontext
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
 from companion.errors import MutinyError, UnknownGame
@@ -255,6 +256,40 @@ def host_lobby():
     return jsonify(ok=True)
 
 
+@bp.post("/host/rematch")
+@auth.host_required
+def host_rematch():
+    """The finished match again: same game, seats, names and options; phones stay."""
+    return jsonify(ok=True, match=_table().rematch().id)
+
+
+@bp.post("/host/night/new")
+@auth.host_required
+def host_new_night():
+    """A new game night: the standings start again (phones stay joined)."""
+    _table().new_night()
+    return jsonify(ok=True)
+
+
+@bp.get("/host/night.json")
+@auth.host_required
+def host_night_json():
+    return Response(jsontext.dumps(_table().night.to_dict()), mimetype="application/json",
+                    headers=_download("mutiny-night.json"))
+
+
+@bp.get("/host/night.csv")
+@auth.host_required
+def host_night_csv():
+    return Response(_table().night.to_csv(), mimetype="text/csv",
+                    headers=_download("mutiny-night.csv"))
+
+
+def _download(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"',
+            "Cache-Control": "no-store"}
+
+
 @bp.post("/host/seats/<int:number>/name")
 @auth.host_required
 def host_rename(number: int):
@@ -312,6 +347,23 @@ def host_qr(number: int):
     # A seat's live link is never handed out without the seat knowing: its screen and
     # phones say so, and every phone that joins with it is shown there too.
     _table().tell(seat, "Host showed your code")
+    return _qr_svg(url)
+
+
+@bp.get("/public/seats/<int:number>/qr.svg")
+def public_qr(number: int):
+    """An unclaimed seat's join code, for the table display (a laptop table has no
+    seat screens to show it). The same code the seat's own screen shows to anyone at
+    the table; a seat with a player is never shown (404), nor one sitting out."""
+    table = _table()
+    seat = _seat_index(number)
+    match = table.match
+    if table.is_claimed(seat) or (match is not None and seat >= match.seats):
+        raise ApiError("not_found", f"seat {number} has no code to show")
+    return _qr_svg(table.join_url(seat))
+
+
+def _qr_svg(url: str) -> Response:
     out = io.BytesIO()
     segno.make(url, error="l").save(out, kind="svg", scale=8, border=2, dark="#000",
                                     light="#fff")
