@@ -61,6 +61,17 @@ def join(app, table, seat):
     return client
 
 
+def take_seat(app, table, seat):
+    """A test client holding ``seat``'s cookie: joined through the seat's QR link,
+    taking the seat over from the phone that holds it, if any (a seat has one phone at
+    a time: docs/security.md)."""
+    client = app.test_client()
+    path = "/" + table.join_url(seat).split("/", 3)[3]
+    if client.get(path).status_code != 303:
+        assert client.post(path).status_code == 303
+    return client
+
+
 def login(app):
     """A test client logged in as the host."""
     client = app.test_client()

@@ -30,7 +30,8 @@ from companion.seats.pods import PodManager, PodSeat
 from companion.seats.config import TABLE_KEYS, SEAT_KEYS, SCREEN_KEYS, parse_table_config
 from companion.web.pages import CONNECTIVITY_CHECKS
 from tests.engine.contract import random_options
-from tests.reliability.conftest import PIN, join, login
+from tests.conftest import take_seat
+from tests.reliability.conftest import PIN, login
 
 GAMES = list(companion.games.GAMES)
 
@@ -271,7 +272,7 @@ def test_no_request_gets_a_500_a_traceback_or_changes_anything_when_refused(
     def identities() -> dict[str, str | None]:
         found = dict(forged_cookies(table))
         for seat in range(table.seat_count):
-            phone = join(app, table, seat)  # the seat's cookie as it is now
+            phone = take_seat(app, table, seat)  # the seat's cookie as it is now
             found[f"seat-{seat}"] = "mutiny_seat=" + phone.get_cookie("mutiny_seat").value
         found["host"] = "mutiny_host=" + host_cookie
         return found

@@ -56,9 +56,12 @@ class Pair:
             app = create_app(table, Hub())
             app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
             self.apps.append(app)
-        # The seat cookies are signed with the table's key, which both twins share.
-        self.phones = [[join(app, table, s) for s in range(table.seat_count)]
-                       for app in self.apps]
+        # The seat cookies are signed with the table's key, which both twins share; a
+        # seat has one phone, so B's phone for a seat is A's (the same cookie).
+        phones = [join(self.apps[0], table, s) for s in range(table.seat_count)]
+        self.phones = [phones, [self.apps[1].test_client() for _ in phones]]
+        for phone, twin in zip(*self.phones):
+            twin.set_cookie("mutiny_seat", phone.get_cookie("mutiny_seat").value)
         self.hosts = [login(app) for app in self.apps]
         self.checks = 0
 
