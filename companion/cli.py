@@ -84,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--data-dir", help="where the journal lives")
     srv.add_argument("--host", help="address to listen on (sim: 127.0.0.1, pi: all)")
     srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--lan", action="store_true",
+                     help="play on a laptop: serve on this machine's network address, "
+                          "which every join link and QR code then carries (--host "
+                          "gives another)")
     srv.set_defaults(run=cmd_serve)
     _add_pod_commands(sub)
     return parser
@@ -207,7 +211,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.serve import ServeOptions, serve
     return serve(ServeOptions(game=args.game, seats=args.seats, backend=args.backend,
                               config=args.config, data_dir=args.data_dir, host=args.host,
-                              port=args.port))
+                              port=args.port, lan=args.lan))
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import ipaddress
 import logging
 import os
 import signal
@@ -38,6 +39,9 @@ class ServeOptions:
     data_dir: str | None = None
     host: str | None = None
     port: int = 8000
+    #: Serve on this machine's local network address (a laptop table): every join link
+    #: and QR code carries it. ``host``, if given, is that address instead.
+    lan: bool = False
 
 
 def default_data_dir() -> Path:
@@ -61,7 +65,10 @@ class Server:
             config = sim_table_config(options.seats or 4) if backend == "sim" else \
                 load_table_config("/etc/mutiny/table.toml", backend=backend)
         self.backend = backend
-        host = options.host or ("127.0.0.1" if backend == "sim" else "0.0.0.0")
+        if options.lan:
+            host = options.host or lan_address()
+        else:
+            host = options.host or ("127.0.0.1" if backend == "sim" else "0.0.0.0")
         self.data_dir = Path(options.data_dir) if options.data_dir else default_data_dir()
         self.journal = Journal(self.data_dir / "journal.sqlite3")
         self.hardware = open_seats(config, backend)
@@ -82,6 +89,8 @@ class Server:
         # More names the Pi answers to (besides its addresses, localhost and its mDNS
         # names), e.g. MUTINY_HOSTS=table.example,pirates.lan
         names = [n.strip() for n in os.environ.get("MUTINY_HOSTS", "").split(",") if n.strip()]
+        if options.lan:
+            names.append(host)  # (an address passes the guard anyway; a name would not)
         self.app = create_app(self.table, self.hub,
                               sim=self.hardware if backend == "sim" else None,
                               screens=self.screens, config={"MUTINY_HOSTS": names})
@@ -93,6 +102,11 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://{self.http.host}:{self.http.port}"
+
+    @property
+    def public_url(self) -> str:
+        """Where phones reach this table: what every join link and QR code carries."""
+        return self.table.base_url
 
     def start_table(self) -> None:
         """Resume the unfinished match, or start the one asked for, or show the lobby."""
@@ -245,6 +259,49 @@ class _Gateway(wsgi.Gateway_10):
         return environ
 
 
+def lan_address() -> str:
+    """This machine's address on its local network, found without the internet: a UDP
+    socket "connected" to a private address learns the interface it would leave by
+    (connecting a UDP socket sends nothing), and the addresses the host name resolves
+    to are asked too. Raises :class:`MutinyError` when there is none but loopback."""
+    found = []
+    for probe_to in ("192.168.255.255", "10.255.255.255", "172.31.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((probe_to, 9))
+                found.append(probe.getsockname()[0])
+        except OSError:
+            pass  # no route that way
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None,
+                                                            socket.AF_INET)]
+    except OSError:
+        pass
+    chosen = pick_lan_address(found)
+    if chosen is None:
+        raise MutinyError("this machine has no network address but loopback: join a"
+                          " Wi-Fi network (or give the address with --host)")
+    return chosen
+
+
+def pick_lan_address(candidates: list[str]) -> str | None:
+    """The address phones on the same network can reach: the first private one (home
+    and hotspot networks), else the first other one; never loopback, link-local or
+    unspecified (0.0.0.0)."""
+    usable = []
+    for text in candidates:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if not (address.is_loopback or address.is_link_local or address.is_unspecified
+                or address.is_multicast):
+            usable.append(address)
+    private = [a for a in usable if a.is_private]
+    best = (private or usable or [None])[0]
+    return str(best) if best is not None else None
+
+
 def _public_address(host: str) -> str:
     """The address phones should use: the bound one, or this machine's own."""
     if host not in ("0.0.0.0", "::", ""):
@@ -278,5 +335,8 @@ def serve(options: ServeOptions) -> int:
              server.table.seat_count, server.backend, where, server.data_dir)
     # The one secret the log ever holds, on purpose: the host needs it to log in.
     log.info("host page %s/host, PIN %s", server.url, server.pin.pin)
+    if options.lan:
+        log.info("phones on this network join at %s/join (or scan a seat's code on %s/table)",
+                 server.public_url, server.public_url)
     server.serve_forever()
     return 0

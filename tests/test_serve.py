@@ -122,3 +122,57 @@ def test_startup_objects_are_kept_out_of_full_collections():
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()  # this test process goes on collecting as before
+
+
+# -- a laptop table: `mutiny serve --lan` -------------------------------------------------
+def test_the_lan_address_is_one_a_phone_on_the_network_can_reach():
+    from companion.serve import pick_lan_address
+    assert pick_lan_address(["127.0.1.1", "169.254.3.4", "192.168.1.23"]) == "192.168.1.23"
+    assert pick_lan_address(["0.0.0.0", "8.8.4.4", "10.0.0.7"]) == "10.0.0.7"
+    assert pick_lan_address(["127.0.0.1", "8.8.4.4"]) == "8.8.4.4"  # no private one
+    assert pick_lan_address(["127.0.0.1", "not an address"]) is None
+
+
+def test_serve_lan_puts_the_machines_address_in_every_join_link(tmp_path):
+    from companion.serve import Server, ServeOptions, lan_address
+    address = lan_address()  # this machine's, whatever network it is on
+    server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path), port=0,
+                                 lan=True))
+    try:
+        assert server.http.host == address
+        assert server.public_url == f"http://{address}:{server.http.port}"
+        for seat in range(4):
+            assert server.table.join_url(seat).startswith(server.public_url.upper() + "/J/")
+        assert address in server.app.config["MUTINY_HOSTS"]
+    finally:
+        server.close()
+
+
+def test_serve_lan_takes_the_address_it_is_given(tmp_path):
+    from companion.serve import Server, ServeOptions
+    server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path), port=0,
+                                 lan=True, host="127.0.0.2"))
+    try:
+        assert server.table.join_url(0).startswith(f"HTTP://127.0.0.2:{server.http.port}/J/")
+    finally:
+        server.close()
+
+
+def test_serve_lan_says_where_phones_join(data_dir):
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(MUTINY), "serve", "--backend", "sim", "--lan", "--host", "127.0.0.2",
+         "--data-dir", str(data_dir), "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.2:{port}/join", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    assert f"phones on this network join at http://127.0.0.2:{port}/join" in out
