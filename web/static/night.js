@@ -1,0 +1,179 @@
+// Mutiny Table: the game night, on the table display and the host page.
+//   Table display (#night): tonight's standings (wins, each game's own score), a chart of
+//   wins per player, the latest matches; and (#join-codes) each unclaimed seat's join
+//   code, for a laptop table with no seat screens to show it.
+//   Host page (#night-card): Rematch / Another game once a match is over, a new night,
+//   and the night's exports (CSV, JSON).
+// It draws from the payloads the page already receives (no second stream): common.js
+// keeps each one in window.__mutinyPayloads, and this file hears each push there.
+"use strict";
+
+(() => {
+  const {el, svg, fill, post, COLORS, MARKERS} = window.Mutiny;
+
+  // Hear every payload the page's own stream delivers (see the header).
+  function onPayloads(draw) {
+    const kept = window.__mutinyPayloads;
+    const push = kept.push.bind(kept);
+    kept.push = (...payloads) => {
+      const length = push(...payloads);
+      try { draw(payloads[payloads.length - 1]); } catch (error) { console.error("night", error); }
+      return length;
+    };
+    if (kept.length) draw(kept[kept.length - 1]);
+  }
+
+  // -- the standings --------------------------------------------------------------------
+  function gameColumns(standings) {
+    const games = new Map();
+    for (const row of standings) {
+      for (const [id, game] of Object.entries(row.games || {})) {
+        if (game.score_label && !games.has(id)) games.set(id, game);
+      }
+    }
+    return [...games.entries()];
+  }
+
+  function standingsTable(night) {
+    const columns = gameColumns(night.standings);
+    const head = el("tr", {},
+      el("th", {scope: "col"}, "Player"), el("th", {scope: "col"}, "Wins"),
+      el("th", {scope: "col"}, "Played"),
+      columns.map(([, game]) => el("th", {scope: "col"}, `${game.title} (${game.score_label})`)));
+    const rows = night.standings.map((row, place) => el("tr", {dataset: {name: row.name}},
+      el("th", {scope: "row"}, `${place + 1}. ${row.name}`),
+      el("td", {class: "night-wins"}, String(row.wins)),
+      el("td", {}, String(row.played)),
+      columns.map(([id]) => {
+        const game = (row.games || {})[id];
+        return el("td", {}, game && game.score !== null ? String(game.score) : "-");
+      })));
+    return el("table", {class: "night-standings"}, el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  // Wins per player as horizontal bars, each with the player's marker: told apart
+  // without colour.
+  function winsChart(standings) {
+    if (!standings.length) return null;
+    const most = Math.max(1, ...standings.map((row) => row.wins));
+    const W = 360, ROW = 22, NAME_W = 120, H = standings.length * ROW + 6;
+    const parts = [svg("title", {}, "Wins tonight")];
+    standings.forEach((row, index) => {
+      const y = index * ROW + 4;
+      const width = ((W - NAME_W - 30) * row.wins) / most;
+      const color = COLORS[index % COLORS.length];
+      parts.push(svg("text", {x: 0, y: y + 14, class: "night-chart-name"},
+        `${MARKERS[index % MARKERS.length]} ${row.name}`));
+      parts.push(svg("rect", {x: NAME_W, y, width: Math.max(width, 1), height: ROW - 6,
+                              fill: color}));
+      parts.push(svg("text", {x: NAME_W + width + 6, y: y + 14, class: "night-chart-count"},
+        String(row.wins)));
+    });
+    const words = standings.map((row) => `${row.name} ${row.wins}`).join(", ");
+    return svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "night-chart", role: "img",
+                       "aria-label": `Wins tonight: ${words}`}, parts);
+  }
+
+  function matchList(night) {
+    return el("ol", {class: "night-matches", reversed: true},
+      night.matches.map((match) => el("li", {value: String(match.number)},
+        `${match.title}: `,
+        match.winners.length ? `${match.winners.join(" and ")} won` : "no winner")));
+  }
+
+  function drawNight(holder, night) {
+    if (!holder) return;
+    if (!night || !night.count) {
+      holder.hidden = true;
+      holder.replaceChildren();
+      return;
+    }
+    holder.hidden = false;
+    const count = night.count === 1 ? "1 match" : `${night.count} matches`;
+    fill(holder, el("h2", {}, `Tonight: ${count}`), standingsTable(night),
+         winsChart(night.standings), matchList(night));
+  }
+
+  // -- the table display: join codes of unclaimed seats ------------------------------------
+  let codesKey = null, codesDrawn = 0;
+  function drawJoinCodes(holder, payload) {
+    if (!holder || !payload.table) return;
+    const playing = payload.match ? payload.match.names.length : payload.table.seats;
+    const open = [];
+    for (let seat = 0; seat < playing; seat++) {
+      if (!payload.table.claimed[seat]) open.push(seat);
+    }
+    // A new match gives every seat a new link: draw the codes again then.
+    const key = JSON.stringify([payload.match && payload.match.match, open]);
+    if (key === codesKey) return;
+    codesKey = key;
+    codesDrawn += 1;
+    if (!open.length) {
+      holder.hidden = true;
+      holder.replaceChildren();
+      return;
+    }
+    holder.hidden = false;
+    fill(holder, el("h2", {}, "Join with your phone"),
+      el("ul", {class: "join-codes"}, open.map((seat) => el("li", {},
+        el("img", {src: `/api/public/seats/${seat + 1}/qr.svg?v=${codesDrawn}`,
+                   alt: `Join code of seat ${seat + 1}`, width: 132, height: 132}),
+        el("span", {}, payload.table.names[seat] || `Seat ${seat + 1}`)))));
+  }
+
+  // -- the host page ------------------------------------------------------------------------
+  function hostCard(card, payload) {
+    if (!card || payload.viewer !== "host") return;
+    card.hidden = false;
+    const over = !!(payload.host && payload.host.over && payload.match);
+    const again = document.getElementById("night-again");
+    again.hidden = !over;
+    drawNight(document.getElementById("night-standings"), payload.night);
+    const empty = !payload.night || !payload.night.count;
+    for (const link of card.querySelectorAll("a[download]")) link.hidden = empty;
+  }
+
+  function say(text) {
+    const message = document.getElementById("night-message");
+    if (!message) return;
+    message.textContent = text || "";
+    message.hidden = !text;
+  }
+
+  function hostButtons() {
+    const act = (url, body) => async () => {
+      const reply = await post(url, body);
+      say(reply.ok ? "" : reply.body.message);
+    };
+    const wire = (id, handler) => {
+      const button = document.getElementById(id);
+      if (button) button.addEventListener("click", handler);
+    };
+    wire("night-rematch", act("/api/host/rematch"));
+    wire("night-another", act("/api/host/lobby"));
+    wire("night-new", async () => {
+      if (!window.confirm("Start a new night? Tonight's standings start again.")) return;
+      await act("/api/host/night/new")();
+    });
+  }
+
+  function start() {
+    const card = document.getElementById("night-card");
+    if (card) hostButtons();
+    onPayloads((payload) => {
+      if (!payload) return;
+      if (card) {
+        hostCard(card, payload);
+      } else {
+        drawNight(document.getElementById("night"), payload.night);
+        drawJoinCodes(document.getElementById("join-codes"), payload);
+      }
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
