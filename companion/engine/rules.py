@@ -31,6 +31,18 @@ State = dict[str, Any]
 Action = dict[str, Any]
 
 
+#: What the phone and the seat's buttons are for, the same in every game (a game's
+#: ``how_to_play`` adds its own lines).
+DEVICES = (
+    "Your phone is your private screen: your choices in full words, and your secrets "
+    "while you hold the eye pad.",
+    "The seat's buttons do the same: previous and next page through the choices, select "
+    "opens a group or makes the choice; hold select to see your secrets.",
+    "Your light is on when it is your move. The table display shows only what everyone "
+    "may see.",
+)
+
+
 #: Lists the moves of one type an actor may make now, as their fields without ``type``
 #: (``[{}]`` for a move with no fields, ``[]`` when the move is not possible now).
 Lister = Callable[[State, Actor], Iterable[dict[str, Any]]]
@@ -200,6 +212,28 @@ class Game:
     def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         """The seat's private panel as board parts (a hand as cards, dice under the
         cup), built from that seat's own view: only its own phone draws it."""
+        return []
+
+    # -- learning the game ------------------------------------------------------------
+    def how_to_play(self) -> dict[str, Any]:
+        """The game in a minute, as plain data for the table display and every phone:
+        ``title``, ``goal`` (one or two sentences), ``turn`` (a turn in three lines),
+        ``devices`` (what the phone and the seat's buttons are for) and ``parts`` (each
+        role, or each kind of choice, with its lines). Public: never a secret.
+
+        The default is made from the spec's summary; a game writes its own in its
+        ``howto`` module."""
+        return {"title": self.spec.title, "goal": self.spec.summary, "turn": [],
+                "devices": list(DEVICES), "parts": {}}
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
+        """The seat's own part in a few lines (its role, what it may do and when), built
+        from that seat's own view only: shown on its phone's help, nowhere else."""
+        return []
+
+    def my_secret(self, view: dict[str, Any], seat: int) -> list[str]:
+        """What the seat's help may say only while its owner holds the reveal pad (the
+        Mutineer learns it is the Mutineer), from that seat's own view only."""
         return []
 
     # -- for tests --------------------------------------------------------------------

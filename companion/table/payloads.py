@@ -62,6 +62,16 @@ def with_story(parts: list[dict[str, Any]], story: list[str]) -> list[dict[str, 
             for part in parts]
 
 
+def seat_help(match: Match, seat: int, view: dict[str, Any]) -> dict[str, Any]:
+    """How to play for ``seat``'s phone: the game's general texts, the seat's own part
+    (``mine``) and what its owner sees only while holding the reveal pad (``secret``),
+    both built from ``view``, the seat's own view."""
+    if view.get("viewer") != seat:
+        raise ValueError(f"seat {seat}'s help from another viewer's view")
+    return {**match.game.how_to_play(), "mine": match.game.my_part(view, seat),
+            "secret": match.game.my_secret(view, seat)}
+
+
 class Payloads:
     """Every viewer's latest payload (with its serial and JSON text), every viewer's
     turn version and the match's score chart. The table calls it under its lock."""
@@ -79,6 +89,8 @@ class Payloads:
         #: The public log of the match being played, in words (see :func:`told`).
         self.story: list[str] = []
         self._story_of: str | None = None  # the id of the match the story tells
+        #: The match whose how-to the table shows, and its public state when first seen.
+        self._opening: tuple[str, str] | None = None
 
     def copy(self) -> "Payloads":
         """An independent copy (payloads are replaced, never changed in place)."""
@@ -87,6 +99,7 @@ class Payloads:
         twin._turn, twin._choices = dict(self._turn), dict(self._choices)
         twin._built = dict(self._built)
         twin.story, twin._story_of = list(self.story), self._story_of
+        twin._opening = self._opening
         return twin
 
     # -- turn versions ------------------------------------------------------------------
@@ -155,6 +168,15 @@ class Payloads:
                 told(self.story, part.get("lines", []))
         return with_story(board, self.story)
 
+    def _untouched(self, match: Match, views: Views) -> bool:
+        """True while the public view is as it was when the match was first shown: the
+        table then shows how to play. Judged from the public view alone, so a secret
+        first move (a Cabin Search) does not take the how-to away and tell the table."""
+        public = jsontext.dumps(views[PUBLIC]["state"], sort_keys=True)
+        if self._opening is None or self._opening[0] != match.id:
+            self._opening = (match.id, public)
+        return self._opening[1] == public
+
     def _seat(self, match: Match | None, seat: int, display: Display,
               summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
               names: list[str]) -> dict[str, Any]:
@@ -171,6 +193,8 @@ class Payloads:
             "board": board if playing else [],
             # The seat's private panel: in this seat's own payload and nowhere else.
             "panel": match.panel(seat, views[seat]) if playing else [],
+            # How to play, with the seat's own part: for its phone's help.
+            "help": seat_help(match, seat, views[seat]) if playing and match else None,
         }
 
     def _public(self, match: Match | None, summary: dict[str, Any],
@@ -187,6 +211,9 @@ class Payloads:
         }
         if match is None:
             payload["lobby"] = lobby.payload()
+        else:
+            payload["howto"] = {**match.game.how_to_play(),
+                                "before_first_action": self._untouched(match, views)}
         return payload
 
     def _host(self, match: Match | None, public: dict[str, Any], legal: list[dict[str, Any]],

@@ -17,7 +17,7 @@ from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
 from companion.games.booty_dice import board as tabletop
-from companion.games.booty_dice import show
+from companion.games.booty_dice import howto, show
 from companion.games.booty_dice.data import (
     COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS, CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
     FACES, HOLD_CHANGES, MAX_ROLLS, OVER, PLUNDER_CAUSES, ROLLING, SHIPWRECK_BASE,
@@ -220,6 +220,12 @@ class BootyDice(Game):
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
         """The table display's summary, from the public view."""
         return show.summary(view)
+
+    def how_to_play(self) -> dict[str, Any]:
+        return clone(howto.HOWTO)
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_part(view, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words, for a log line."""

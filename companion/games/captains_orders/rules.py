@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.engine.chance import Chance
 from companion.engine.display import Display
+from companion.engine.match import clone
 from companion.engine.rules import (
     CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
 )
@@ -20,7 +21,7 @@ from companion.games import kit
 
 from . import board as tabletop
 from . import redeal as redealing
-from . import show, views
+from . import howto, show, views
 from .data import (
     DEAL, DECK, DECLARE, DISCARD, ENTER, GIVE, HAND_SIZE, OVER, PHONES, RANKS, REVEAL,
     SCORED, SPEC, TURN, parse_stack, round_limit,
@@ -515,6 +516,12 @@ class CaptainsOrders(Game):
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
         """The table display: headline, the order, hand sizes, round wins."""
         return show.table_summary(view)
+
+    def how_to_play(self) -> dict[str, Any]:
+        return clone(howto.HOWTO)
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_part(view, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words for a log line (never a card passed face down)."""

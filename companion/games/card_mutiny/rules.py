@@ -12,11 +12,12 @@ from typing import Any
 
 from companion.engine.chance import Chance
 from companion.engine.display import Display
+from companion.engine.match import clone
 from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
                                     Step, Viewer, always)
 from companion.errors import OptionError
 from companion.games import kit
-from companion.games.card_mutiny import board, show, tabletop, views
+from companion.games.card_mutiny import board, howto, show, tabletop, views
 from companion.games.card_mutiny.board import is_grid
 from companion.games.card_mutiny.data import (CELLS, CODES, DEAL, EVENTS, FLIP, GEMS, KINDS,
                                               LOG_LENGTH, LOOK, MAP_SET, MAX_ACCIDENT,
@@ -516,6 +517,12 @@ class CardMutiny(Game):
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
         """The table display: whose turn, gold per seat, the Captain, what happened."""
         return show.table_summary(view)
+
+    def how_to_play(self) -> dict[str, Any]:
+        return clone(howto.HOWTO)
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_part(view, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         """An action in words for a log line (never what a face-down card is)."""

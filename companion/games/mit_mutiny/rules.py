@@ -17,7 +17,7 @@ from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Redeal
 from companion.engine.spec import GameSpec, Option
 from companion.errors import ActionRejected
 
-from . import battle, board, flow, redeal, show, view
+from . import battle, board, flow, howto, redeal, show, view
 from .core import (
     ASSIGNED, BALLOT, BUY, CANNON, CHOOSE, CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
     DEFEND, DIVIDE, FINAL, FIRST_MATE, GAME_ID, GREEN_TOTAL, ISLAND, LOOK, MADNESS,
@@ -595,6 +595,12 @@ class MitMutiny(Game):
     def panel(self, view_: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         """The seat's own secrets, drawn for its phone (see the board module)."""
         return board.panel(view_, seat)
+
+    def how_to_play(self) -> dict[str, Any]:
+        return clone(howto.HOWTO)
+
+    def my_part(self, view_: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_part(view_, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         return show.describe(action, names)

@@ -17,7 +17,7 @@ from companion.engine.rules import (
 )
 from companion.games.moon_yeti import board as tabletop
 from companion.games.moon_yeti import redeal as redealing
-from companion.games.moon_yeti import show, views
+from companion.games.moon_yeti import howto, show, views
 from companion.games.moon_yeti.data import (
     BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1,
     DISCUSS2, FORGIVE, HELMSMAN, JUROR, MINUTES, NAVIGATOR, OVER, RECAST, RECKON, ROLES,
@@ -521,6 +521,15 @@ class MoonYeti(Game):
 
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
         return show.summary(view)
+
+    def how_to_play(self) -> dict[str, Any]:
+        return clone(howto.HOWTO)
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_part(view, seat)
+
+    def my_secret(self, view: dict[str, Any], seat: int) -> list[str]:
+        return howto.my_secret(view, seat)
 
     def describe(self, action: Action, names: list[str]) -> str:
         return show.describe(action, names)
