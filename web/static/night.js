@@ -81,7 +81,7 @@
         match.winners.length ? `${match.winners.join(" and ")} won` : "no winner")));
   }
 
-  function drawNight(holder, night) {
+  function drawNight(holder, night, heading = "h2") {
     if (!holder) return;
     if (!night || !night.count) {
       holder.hidden = true;
@@ -90,7 +90,7 @@
     }
     holder.hidden = false;
     const count = night.count === 1 ? "1 match" : `${night.count} matches`;
-    fill(holder, el("h2", {}, `Tonight: ${count}`), standingsTable(night),
+    fill(holder, el(heading, {}, `Tonight: ${count}`), standingsTable(night),
          winsChart(night.standings), matchList(night));
   }
 
@@ -117,8 +117,13 @@
     fill(holder, el("h2", {}, "Join with your phone"),
       el("ul", {class: "join-codes"}, open.map((seat) => el("li", {},
         el("img", {src: `/api/public/seats/${seat + 1}/qr.svg?v=${codesDrawn}`,
-                   alt: `Join code of seat ${seat + 1}`, width: 132, height: 132}),
-        el("span", {}, payload.table.names[seat] || `Seat ${seat + 1}`)))));
+                   alt: `Join code of seat ${seat + 1}`, width: 112, height: 112}),
+        el("span", {}, seatName(payload, seat))))));
+  }
+
+  function seatName(payload, seat) {
+    const names = (payload.match && payload.match.names) || payload.table.names || [];
+    return names[seat] || `Seat ${seat + 1}`;
   }
 
   // -- the host page ------------------------------------------------------------------------
@@ -128,7 +133,7 @@
     const over = !!(payload.host && payload.host.over && payload.match);
     const again = document.getElementById("night-again");
     again.hidden = !over;
-    drawNight(document.getElementById("night-standings"), payload.night);
+    drawNight(document.getElementById("night-standings"), payload.night, "h3");
     const empty = !payload.night || !payload.night.count;
     for (const link of card.querySelectorAll("a[download]")) link.hidden = empty;
   }
