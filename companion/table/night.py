@@ -7,7 +7,9 @@ player name across every game, and each game's own score where the game keeps on
 game with no score label, such as a vote, counts wins only).
 
 It lives in a small SQLite file beside the journal (``night.sqlite3``), so a restart
-keeps it. The host starts a new night from the host page; the night is exported as JSON
+keeps it. The host starts a new night from the host page, and a night with nothing
+played for :data:`NIGHT_GAP` seconds is over: the next match (or the next start) begins
+a new one, so next week's group does not find last week's standings; the night is exported as JSON
 and CSV (docs/table.md, "Game night"). Everything here is public: a match's result is
 shown to the whole table once it is over.
 """
@@ -26,6 +28,8 @@ from typing import Any, Callable
 FILE_NAME = "night.sqlite3"
 #: Matches the table display lists (the newest first); the exports hold every one.
 SHOWN_MATCHES = 12
+#: Seconds without a match ending (or a night starting) after which a night is over.
+NIGHT_GAP = 8 * 3600
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS nights (
@@ -59,7 +63,7 @@ class Night:
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.executescript(SCHEMA)
         self._payload: dict[str, Any] | None = None  # rebuilt after each change
-        if self._night_id() is None:
+        if self._night_id() is None or self._is_over():
             self.new_night()
 
     @classmethod
@@ -72,6 +76,15 @@ class Night:
     def _night_id(self) -> int | None:
         row = self._db.execute("SELECT MAX(id) FROM nights").fetchone()
         return row[0]
+
+    def _is_over(self) -> bool:
+        """Has tonight seen nothing for :data:`NIGHT_GAP` seconds?"""
+        night = self._night_id()
+        last = self._db.execute(
+            "SELECT MAX(t) FROM (SELECT started AS t FROM nights WHERE id = ?"
+            " UNION ALL SELECT ended FROM matches WHERE night = ?)", (night, night)
+        ).fetchone()[0]
+        return last is not None and self._clock() - last > NIGHT_GAP
 
     def new_night(self) -> None:
         """Start a new night: the standings start again (earlier nights stay in the
@@ -87,6 +100,8 @@ class Night:
         result = match.result()
         if result is None:
             return False
+        if self._is_over():
+            self.new_night()
         label = match.summary().get("score_label") or ""
         row = (match.id, self._night_id(), match.game.spec.id, match.game.spec.title,
                json.dumps(list(match.names)), json.dumps(list(result.winners)),

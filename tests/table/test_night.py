@@ -9,7 +9,7 @@ import pytest
 from companion.engine import HOST, PUBLIC, Journal
 from companion.errors import ActionRejected
 from companion.table import Table, lobby
-from companion.table.night import Night
+from companion.table.night import NIGHT_GAP, Night
 from tests.table.conftest import choose, claim_all
 
 
@@ -117,3 +117,22 @@ def test_a_name_a_spreadsheet_would_run_is_exported_as_text(tmp_path):
     table.submit(HOST, {"type": "end"})
     assert "'=SUM(A1)" in table.night.to_csv()
     table.close()
+
+
+def test_a_night_with_nothing_played_for_hours_is_over(tmp_path):
+    now = [1_000_000.0]
+    path = tmp_path / "night.sqlite3"
+    night = Night(path, clock=lambda: now[0])
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [], night=night)
+    table.start("booty-dice", 2, seed="last-week")
+    table.submit(HOST, {"type": "end"})
+    night.close()
+    table.journal.close()
+    now[0] += 3600  # an hour later: the same night
+    later = Night(path, clock=lambda: now[0])
+    assert len(later.matches()) == 1
+    later.close()
+    now[0] += NIGHT_GAP + 1  # next week
+    next_week = Night(path, clock=lambda: now[0])
+    assert next_week.matches() == []
+    next_week.close()
