@@ -24,7 +24,8 @@ import segno
 
 from companion.errors import MutinyError
 from companion.serve import lan_address
-from tests.browser.helpers import PHONE, SYNC_SECONDS, page_errors, wait_until, watch_errors
+from tests.browser.helpers import (
+    PHONE, SYNC_SECONDS, HostClient, page_errors, wait_synced, wait_until, watch_errors)
 from tests.browser.test_phones import act_on_phone
 from tests.test_serve import MUTINY, free_port
 
@@ -180,5 +181,42 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
         assert acted < 40, "the turn never ended"
     assert acted >= 1 and public()["summary"]["turn"] != roller
     assert public()["match"]["game"] == "booty-dice"
+    for page in phones:
+        assert not page_errors(page), page_errors(page)
+
+
+def test_a_rematch_from_seat_ones_phone_keeps_every_phone_joined(browser, serve):
+    """A laptop night goes on: the table display shows the night's standings once a
+    match ends; seat 1's phone taps Rematch, and every phone plays the new match
+    without joining again."""
+    live = serve(seats=4)
+    display = live.page(browser, "/table")
+    host = HostClient(live)
+    host.start("booty-dice", 4, options={"first_seat": 2}, names=["Ann", "Bo", "Cy", "Di"])
+    first = live.table.match.id
+    status, _ = host.post("/api/host/act", {"action": {"type": "end"}})
+    assert status == 200
+    wait_until(lambda: display.locator("#night .night-standings").count() == 1,
+               "the night's standings on the table display")
+    assert "tonight: 1 match" in display.locator("#night").inner_text().lower()
+    assert not page_errors(display), page_errors(display)
+    # Every browser here comes from one address, whose connections the server bounds
+    # (companion/web/gate.py): the display lets its go before the four phones join.
+    display.context.close()
+    phones = [live.phone(browser, seat) for seat in range(4)]
+    choices = wait_synced(phones[0], live, 0)["display"]["choices"]
+    rematch = next(i for i, c in enumerate(choices) if c["action"]["type"] == "lobby_rematch")
+    act_on_phone(phones[0], rematch, choices[rematch], 0)
+    wait_until(lambda: live.table.match.id != first, "the rematch to start")
+    assert live.table.match.options["first_seat"] == 2
+    for seat, phone in enumerate(phones):
+        payload = wait_synced(phone, live, seat)
+        assert payload["match"]["match"] == live.table.match.id
+        assert payload["seat"]["name"] == ["Ann", "Bo", "Cy", "Di"][seat]
+    roller = live.table.match.acting()[0]
+    choices = wait_synced(phones[roller], live, roller)["display"]["choices"]
+    version = live.payload(roller)["version"]
+    act_on_phone(phones[roller], 0, choices[0], 0)
+    wait_until(lambda: live.payload(roller)["version"] != version, "the roller's phone to act")
     for page in phones:
         assert not page_errors(page), page_errors(page)
