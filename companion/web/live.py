@@ -34,7 +34,8 @@ KEEPALIVE_SECONDS = 15.0
 #: (``companion.serve.HttpServer.THREADS``) while open; past this many a new stream is
 #: refused (the browser retries) so that actions always find a free thread. Within it,
 #: ``companion.web.api.StreamSlots`` keeps each kind of viewer to its share (8 seats of
-#: 4 phones, the host's 4, the public's 12): strangers cannot take the seats' streams.
+#: 4 streams each (a phone, its reloads and tabs), the host's 4, the public's 12):
+#: strangers cannot take the seats' streams.
 MAX_STREAMS = 52
 
 

@@ -37,6 +37,8 @@ def test_a_second_phone_takes_a_seat_over_and_the_first_says_so(browser, serve):
     host.locator("#console").wait_for()
     wait_until(lambda: "Phone: Chrome on Linux" in seat_phones(host, 0), "seat 1's phone")
     assert seat_phones(host, 1) == "No phone"
+    assert host.evaluate("""() => [...document.styleSheets].some((sheet) =>
+        (sheet.href || "").includes("/takeover.css") && sheet.cssRules.length > 0)""")
 
     second = live.context(browser, viewport=PHONE, has_touch=True, is_mobile=True,
                           user_agent=IPHONE).new_page()
