@@ -103,6 +103,13 @@ TYPICAL_ROUND = [
 ONWARD = {0: 1, 1: 2, 2: 3, 3: 1}
 
 
+def next_round(match: Match, first: int = 0) -> None:
+    """Every seat says it has seen the reveal (``first`` first): the next round starts."""
+    seats = match.seats
+    for seat in [(first + step) % seats for step in range(seats)]:
+        match.apply(seat, {"type": "next_round"})
+
+
 def run_down(match: Match) -> None:
     """Phones: every player passes their highest card on and the receiver discards it
     at once, until seat 1 holds one card (everyone else too) and it is seat 1's turn."""
@@ -124,7 +131,7 @@ def test_registered_with_its_options():
     assert (spec.min_seats, spec.max_seats) == (4, 8) and GAME.has_secrets
     names = {opt.name for opt in spec.options}
     assert names == {"mode", "wins", "shared_victory", "empty_ends_round",
-                     "stuck_discovers", "first_dealer", "stack"}
+                     "stuck_discovers", "first_dealer", "stack", "next_round"}
     assert spec.resolve_options()["mode"] == "phones"
 
 
@@ -171,7 +178,7 @@ def test_play_begins_left_of_the_dealer_and_the_deal_passes_left():
     assert st(match)["dealer"] == 1 and turn(match) == 2
     accuse(match, 2, 0)
     assert match.step() == "scored"
-    match.apply(4, {"type": "next_round"})
+    next_round(match, 4)
     assert st(match)["dealer"] == 2 and turn(match) == 3 and st(match)["round"] == 2
     assert all(len(h) == 6 for h in st(match)["hands"])
 
@@ -468,9 +475,9 @@ def test_the_first_player_to_three_round_wins_wins_the_game():
     rounds = [(A, B, C, D), (RICH, POOR, POOR, CAPT4), (RICH, POOR, POOR, CAPT4)]
     match = new(*rounds)
     accuse(match, 0, 2)                     # round 1: seat 1 finds the Captain
-    match.apply(2, {"type": "next_round"})
+    next_round(match, 2)
     accuse(match, 1, 2)                     # round 2: wrong, seat 1 has most points
-    match.apply(0, {"type": "next_round"})
+    next_round(match)
     accuse(match, 2, 1)                     # round 3: the same
     assert match.is_over
     result = match.result()
@@ -493,7 +500,7 @@ def test_c5_off_tied_leaders_play_on_until_one_leads_alone():
                 shared_victory=False)
     accuse(match, 0, 1)
     assert not match.is_over and match.step() == "scored"
-    match.apply(3, {"type": "next_round"})
+    next_round(match, 3)
     accuse(match, 1, 3)
     assert match.is_over and match.result().winners == [1]
     assert match.result().scores == [0, 2, 1, 1]
@@ -669,7 +676,7 @@ def test_a_typical_rounds_journal_holds_one_entry_per_decision():
         # The deal, then one entry per decision.
         assert len(recorded) == 1 + len(TYPICAL_ROUND) == 14 < RULES_1_ENTRIES
         assert [e.action for e in recorded[1:]] == [a for _, a in TYPICAL_ROUND]
-        assert journal.header(match.id)["rules"] == 2
+        assert journal.header(match.id)["rules"] == GAME.spec.rules == 3
 
 
 def test_undo_stays_off_through_the_play_and_takes_back_hand_entries():
@@ -931,3 +938,30 @@ def test_holding_select_shows_the_hand_and_the_table_shows_wins():
     assert match.display(0).lines[0] == "You win the round!"
     summary = match.summary()
     assert summary["scores"] == [1, 0, 0, 0] and summary["score_label"] == "Round wins"
+
+
+def test_the_next_round_waits_until_every_seat_has_seen_the_reveal():
+    match = new((A, B, C, D), (A, B, C, D))
+    accuse(match, 0, 2)
+    for seat in (2, 0, 3):
+        match.apply(seat, {"type": "next_round"})
+        assert match.step() == "scored" and st(match)["ready"][-1] == seat
+        assert seat not in match.acting()  # a seat says so once
+    assert match.acting() == [1, HOST]
+    match.apply(1, {"type": "next_round"})
+    assert match.step() == "turn" and st(match)["round"] == 2 and st(match)["ready"] == []
+
+
+def test_the_host_may_start_the_next_round_for_a_seat_that_walked_away():
+    match = new((A, B, C, D), (A, B, C, D))
+    accuse(match, 0, 2)
+    match.apply(2, {"type": "next_round"})
+    match.apply(HOST, {"type": "next_round"})
+    assert st(match)["round"] == 2 and match.step() == "turn"
+
+
+def test_next_round_anyone_lets_the_first_seat_start_it():
+    match = new((A, B, C, D), (A, B, C, D), next_round="anyone")
+    accuse(match, 0, 2)
+    match.apply(3, {"type": "next_round"})
+    assert st(match)["round"] == 2

@@ -183,7 +183,8 @@ def test_the_round_result_stays_until_the_next_rounds_first_move():
     match = new()
     play(match, TYPICAL_ROUND)
     assert one(match.board(), "headline")["text"].startswith("Round 1 is over: ")
-    match.apply(DRAKE, {"type": "next_round"})  # any one player starts the next round
+    for seat in range(match.seats):  # every seat has seen the reveal: the next round
+        match.apply(seat, {"type": "next_round"})
     board = match.board()
     assert one(board, "group", "Round 1: every hand")
     assert facts(board)["Round"] == 2

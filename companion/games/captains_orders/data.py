@@ -56,6 +56,10 @@ SPEC = GameSpec(
         Option("stuck_discovers", True,
                "C2: a player who can neither follow nor belay must discover (off: they "
                "may pass the turn); only an empty hand is ever stuck"),
+        Option("next_round", "everyone",
+               "the round's reveal stays until every seat has pressed Next round "
+               "('everyone'), or until the first seat does ('anyone')",
+               choices=("everyone", "anyone")),
         Option("first_dealer", 1, "the seat (1-based) that deals the first round",
                minimum=1, maximum=8),
         Option("stack", "",
@@ -66,7 +70,8 @@ SPEC = GameSpec(
     summary="Pass, ask, order and bluff: find the secret Captain who holds the lowest "
             "card, or be the Captain and empty your hand. First to three round wins.",
     # 2: a turn is one whole decision (rules 1 recorded the menus a player browsed).
-    rules=2,
+    # 3: Next round waits for every seat (a press by one seat no longer starts it).
+    rules=3,
 )
 
 

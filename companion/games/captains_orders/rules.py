@@ -14,7 +14,7 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (
-    CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
+    CHANCE, HOST, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
 )
 from companion.errors import OptionError
 from companion.games import kit
@@ -245,8 +245,9 @@ class CaptainsOrders(Game):
         DECLARE: Step(who=_emptier, moves={"declare": _declarations}),
         REVEAL: Step(who=_emptier, moves={"reveal": _reveals}),
         ENTER: Step(who=lambda state: [enterer(state)], moves={"enter": _entries}),
-        # Any seat starts the next round once everyone has seen the reveal.
-        SCORED: Step(who=lambda state: list(range(state["seats"])),
+        # The reveal stays until every seat has seen it and says so (or, with
+        # next_round "anyone", until the first seat does); the host may start it anyway.
+        SCORED: Step(who=lambda state: _not_ready(state) + [HOST],
                      moves={"next_round": always}),
     }
 
@@ -267,6 +268,7 @@ class CaptainsOrders(Game):
             # Every round in short (round, winners, reason); the latest in full.
             "history": [],
             "last_round": None,
+            "ready": [],  # seats that have seen the reveal (SCORED)
             "winners": None,
             "end": None,  # why the match ended: one of data.END_REASONS
         }
@@ -405,7 +407,13 @@ class CaptainsOrders(Game):
 
     def move_next_round(self, state: State, actor: Actor, action: Action,
                         ctx: Context) -> None:
-        """The deal passes left and a new round begins."""
+        """A seat has seen the reveal; once every seat has (or the host says so, or with
+        next_round "anyone"), the deal passes left and a new round begins."""
+        if actor != HOST and state["options"]["next_round"] == "everyone":
+            state["ready"].append(actor)
+            if _not_ready(state):
+                return
+        state["ready"] = []
         state["round"] += 1
         state["dealer"] = _left(state, state["dealer"])
         _start_round(state)
@@ -579,6 +587,11 @@ def _check_over(state: State) -> None:
         state["step"] = OVER
     else:
         state["step"] = SCORED
+
+
+def _not_ready(state: State) -> list[int]:
+    """The seats that have not yet said they have seen the round's reveal."""
+    return [seat for seat in range(state["seats"]) if seat not in state["ready"]]
 
 
 def _advance(state: State) -> None:

@@ -177,6 +177,8 @@ def step_actors(state: dict[str, Any]) -> list[int]:
         while len(state["entries"][seat]) >= state["need"][seat]:
             seat = kit.next_seat(state["seats"], seat)
         return [seat]
+    if step == SCORED:  # the seats that have not yet seen the reveal
+        return [seat for seat in range(state["seats"]) if seat not in state["ready"]]
     return []
 
 
@@ -202,8 +204,9 @@ def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
         return texts[step][0 if mine else 1]
     if step == OVER:
         return "Game over"
-    if step == SCORED:
-        return f"Round {state['last_round']['round']} over"
+    if step == SCORED:  # and how many have seen it: the next round waits for all
+        return (f"Round {state['last_round']['round']} over,"
+                f" {len(state['ready'])}/{state['seats']} ready")
     return "Captain's Orders"
 
 

@@ -54,6 +54,7 @@ def public_view(state: State) -> dict[str, Any]:
                   "stuck_discovers": options["stuck_discovers"]},
         "history": [dict(h, winners=list(h["winners"])) for h in state["history"]],
         "last_round": _copy_round(last) if last else None,
+        "ready": list(state["ready"]),
         "winners": list(state["winners"]) if state["winners"] is not None else None,
         "end": state["end"],
     }
