@@ -3,8 +3,12 @@ phone is asked first, taking over ends the first phone's acting, and the host se
 lets go each seat's phone."""
 from __future__ import annotations
 
+import http.client
+
+from companion.serve import Server, ServeOptions
 from companion.web.auth import device_summary
 from tests.web.conftest import join
+from tests.web.test_live import Stream, cookie_for
 
 HOLD = {"type": "hold", "die": 1}
 ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like"
@@ -126,3 +130,21 @@ def test_a_device_is_summed_up_in_words():
                           " Firefox/125.0") == "Firefox on Linux"
     assert device_summary("curl/8.5") == "curl/8.5"
     assert device_summary("") == "unknown browser"
+
+
+def test_the_first_phones_live_stream_ends_when_its_seat_is_taken_over(tmp_path):
+    server = Server(ServeOptions(backend="sim", seats=4, game="moon-yeti",
+                                 data_dir=str(tmp_path), host="127.0.0.1", port=0))
+    server.start_table()
+    with server.in_background():
+        stream = Stream(server, "/api/seat/stream", cookie_for(server, 2))
+        try:
+            stream.next()
+            conn = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=10)
+            conn.request("POST", "/J/" + server.table.access.token(2))
+            assert conn.getresponse().status == 303
+            conn.close()
+            stream.join(10)  # the stream is closed, not fed the new phone's payloads
+            assert not stream.is_alive()
+        finally:
+            stream.close()
