@@ -114,7 +114,12 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
     assert all(link.startswith(base.upper() + "/J/") for link in links)
 
     # The table display (no seat screens on a laptop) shows those very codes.
-    table = browser.new_context()
+    # Every browser here comes from this one address, and the server bounds the
+    # connections of each address (companion/web/gate.py); Chromium keeps at most six
+    # to a server per context, so the display shares its context (not its cookie: it
+    # has none) with the first phone, and five contexts never need more than the four
+    # phones' 24 (real phones each have an address of their own).
+    table = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     table.set_default_timeout(SYNC_SECONDS * 1000)
     display = table.new_page()
     watch_errors(display)
@@ -125,15 +130,14 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
         shown = display.evaluate("(src) => fetch(src).then((r) => r.text())",
                                  codes.nth(seat).get_attribute("src"))
         assert shown.encode() == qr_svg(link)
-    # Every browser here comes from this one address, and the server bounds the
-    # connections of each address (companion/web/gate.py): the display lets its go
-    # before the four phones open theirs (real phones each have an address of their own).
-    table.close()
 
     phones = []
-    for link in links:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        context.set_default_timeout(SYNC_SECONDS * 1000)
+    for seat, link in enumerate(links):
+        if seat == 0:
+            context = table
+        else:
+            context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+            context.set_default_timeout(SYNC_SECONDS * 1000)
         phone = context.new_page()
         watch_errors(phone)
         phone.goto(link)
@@ -141,6 +145,7 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
         wait_until(lambda p=phone: p.locator("#conn").inner_text() == "Live", "the stream")
         phones.append(phone)
     # Every seat has its phone now: the table display has no code left to show.
+    wait_until(lambda: codes.count() == 0, "the codes to go from the table display")
     for seat in range(1, 5):
         status = phones[0].evaluate(
             "(n) => fetch(`/api/public/seats/${n}/qr.svg`).then((r) => r.status)", seat)
@@ -181,7 +186,7 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
         assert acted < 40, "the turn never ended"
     assert acted >= 1 and public()["summary"]["turn"] != roller
     assert public()["match"]["game"] == "booty-dice"
-    for page in phones:
+    for page in (display, *phones):
         assert not page_errors(page), page_errors(page)
 
 
@@ -190,20 +195,19 @@ def test_a_rematch_from_seat_ones_phone_keeps_every_phone_joined(browser, serve)
     match ends; seat 1's phone taps Rematch, and every phone plays the new match
     without joining again."""
     live = serve(seats=4)
-    display = live.page(browser, "/table")
     host = HostClient(live)
     host.start("booty-dice", 4, options={"first_seat": 2}, names=["Ann", "Bo", "Cy", "Di"])
     first = live.table.match.id
     status, _ = host.post("/api/host/act", {"action": {"type": "end"}})
     assert status == 200
+    phones = [live.phone(browser, seat) for seat in range(4)]
+    # (In the first phone's context: see the LAN test on the connections of one address.)
+    display = phones[0].context.new_page()
+    watch_errors(display)
+    display.goto(live.url + "/table")
     wait_until(lambda: display.locator("#night .night-standings").count() == 1,
                "the night's standings on the table display")
     assert "tonight: 1 match" in display.locator("#night").inner_text().lower()
-    assert not page_errors(display), page_errors(display)
-    # Every browser here comes from one address, whose connections the server bounds
-    # (companion/web/gate.py): the display lets its go before the four phones join.
-    display.context.close()
-    phones = [live.phone(browser, seat) for seat in range(4)]
     choices = wait_synced(phones[0], live, 0)["display"]["choices"]
     rematch = next(i for i, c in enumerate(choices) if c["action"]["type"] == "lobby_rematch")
     act_on_phone(phones[0], rematch, choices[rematch], 0)
@@ -218,5 +222,5 @@ def test_a_rematch_from_seat_ones_phone_keeps_every_phone_joined(browser, serve)
     version = live.payload(roller)["version"]
     act_on_phone(phones[roller], 0, choices[0], 0)
     wait_until(lambda: live.payload(roller)["version"] != version, "the roller's phone to act")
-    for page in phones:
+    for page in (display, *phones):
         assert not page_errors(page), page_errors(page)
