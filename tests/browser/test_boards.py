@@ -62,6 +62,45 @@ def fits(page, what: str) -> None:
     assert not wide, f"{what}: {wide} scroll sideways"
 
 
+#: Every word in sight that the browser drew over two lines or more (a word broken in
+#: the middle: "Coppe / r coin"): a Range over the word has client rects on 2+ lines.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest("svg, .sr-only, [hidden], script, style")) continue;
+    for (const found of node.data.matchAll(/[^\\s\\-\\/\u2013\u2014]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
+        .map((r) => r.top);
+      if (tops.length > 1 && Math.max(...tops) - Math.min(...tops) > 2) broken.push(found[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def no_word_broken(page, what: str) -> None:
+    """No word on the page is split across two lines."""
+    broken = page.evaluate(BROKEN_WORDS)
+    assert not broken, f"{what}: words broken across lines: {broken}"
+
+
+def all_in_sight(page, what: str) -> None:
+    """On a TV-shaped window the felt holds the whole board: nothing scrolls inside it
+    (a TV cannot scroll). While the how-to teaches the game (before the first move) it
+    may push the board down."""
+    hidden = page.evaluate("""() => [...document.querySelectorAll('.tv-table')]
+        .filter((box) => getComputedStyle(box).overflowY !== 'visible'
+                         && !(box.querySelector('.howto') || {}).offsetHeight
+                         && box.scrollHeight > box.clientHeight + 1)
+        .map((box) => `${box.className}: ${box.scrollHeight - box.clientHeight}px below`)""")
+    assert not hidden, f"{what}: {hidden}"
+
+
 def drawn_parts(page, holder: str) -> list[str]:
     return page.locator(f"{holder} > [data-part]").evaluate_all(
         "nodes => nodes.map((n) => n.dataset.part)")
@@ -100,11 +139,14 @@ def test_every_game_draws_its_board_and_asks_for_nothing_missing(browser, serve,
         payload = wait_synced(table, live, PUBLIC)
         check_table(table, payload, f"{game_id} {stage}")
         fits(table, f"{game_id} table {stage}")
+        no_word_broken(table, f"{game_id} table {stage}")
+        all_in_sight(table, f"{game_id} table {stage}")
         mine = wait_synced(phone, live, 0)
         assert "panel" in mine and "panel" not in payload
         phone_parts = drawn_parts(phone, "#board")
         assert len(phone_parts) == len(mine["board"]), (phone_parts, mine["board"])
         fits(phone, f"{game_id} phone {stage}")
+        no_word_broken(phone, f"{game_id} phone {stage}")
         table.screenshot(path=str(shots / f"{game_id}-table-{stage}.png"))
     phone.screenshot(path=str(shots / f"{game_id}-phone.png"), full_page=True)
     for page in (table, sim, phone):
@@ -120,6 +162,7 @@ def test_every_page_fits_at_its_target_sizes(browser, serve, shots):
         page = live.page(browser, "/table", viewport={"width": width, "height": height})
         wait_synced(page, live, PUBLIC)
         fits(page, f"/table at {width}x{height}")
+        no_word_broken(page, f"/table at {width}x{height}")
         page.screenshot(path=str(shots / f"table-{width}x{height}.png"))
         # The board, the seats and the side all inside the window (a TV cannot scroll).
         bottom = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
@@ -130,6 +173,7 @@ def test_every_page_fits_at_its_target_sizes(browser, serve, shots):
         phone = live.phone(browser, 1, viewport={"width": width, "height": height})
         payload = wait_synced(phone, live, 1)
         fits(phone, f"phone at {width}x{height}")
+        no_word_broken(phone, f"phone at {width}x{height}")
         # Whatever the seat must decide is in sight, above the eye's dock.
         if payload["display"]["choices"]:
             top = phone.locator("#choices button").first.bounding_box()["y"]

@@ -98,7 +98,7 @@ window.MutinyBoard = (() => {
         }
         body.push(el("tr", {}, line));
       }
-      return el("section", {class: "part-grid", style: `--cols:${cols}`}, heading(part.title),
+      return el("section", {class: "part-grid", style: `--cols:${cols};--rows:${rows}`}, heading(part.title),
         el("div", {class: "grid-scroll"},
           el("table", {"aria-label": part.title || `A grid of ${rows} by ${cols}`}, head,
             el("tbody", {}, body))));
@@ -135,7 +135,8 @@ window.MutinyBoard = (() => {
                 winners.has(row.seat) ? el("span", {class: "tag"}, "winner") : null,
                 out.has(row.seat) ? el("span", {class: "tag"}, "out") : null,
                 row.note ? el("span", {class: "note"}, row.note) : null),
-              (row.values || []).map((v) => el("td", {}, shown(v))));
+              (row.values || []).map((v, i) => el("td", {dataset: {label: shown(columns[i])}},
+                shown(v))));
           }))));
     },
 
@@ -247,6 +248,22 @@ window.MutinyBoard = (() => {
     return node;
   }
 
+  // Words in fixed places (a grid's cards, a die) are never broken: where the longest
+  // word is wider than its place, its font shrinks until it fits.
+  const FITTED = ".part-grid .card-body > span, .die-word, .grid-word";
+  function fitWords(holder) {
+    if (!holder || holder.hidden) return;
+    const words = [...holder.querySelectorAll(FITTED)];
+    words.forEach((node) => node.style.removeProperty("font-size"));
+    const sizes = words.map((node) => {
+      const room = node.clientWidth, need = node.scrollWidth;
+      if (!room || need <= room + 0.5) return null;
+      const size = parseFloat(getComputedStyle(node).fontSize);
+      return Math.max(6, Math.floor(size * room / need * 10) / 10);
+    });  // measured first, then written: one layout, not one per word
+    words.forEach((node, i) => { if (sizes[i]) node.style.setProperty("font-size", `${sizes[i]}px`); });
+  }
+
   // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
   // names: seat names (for ballots' "done"), level: the heading level of part titles
   // (default 3)}. Returns whether anything was drawn.
@@ -255,8 +272,16 @@ window.MutinyBoard = (() => {
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
     fill(holder, nodes);
     holder.hidden = nodes.length === 0;
+    fitWords(holder);
     return nodes.length > 0;
   }
 
-  return {draw: drawParts, part: one, hasScript, colorOf, markerOf, marker};
+  // A new window size gives the places new widths: fit the words again.
+  let refit = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => document.querySelectorAll(".board").forEach(fitWords));
+  });
+
+  return {draw: drawParts, part: one, hasScript, colorOf, markerOf, marker, fitWords};
 })();

@@ -251,9 +251,12 @@
   function drawPrivate(lines, panel) {
     // Secrets are put in the page only while the pad is held, and taken out on release:
     // the private lines, and the seat's panel (its hand, its dice under the cup).
-    fill($("private-lines"), revealed ? lines.map((line) => el("li", {}, line)) : []);
     const drawn = drawParts($("panel"), revealed ? panel : [], {where: "phone", level: 2});
-    $("private-lines").hidden = drawn && !lines.length;
+    // A line the panel already shows is not said twice above it.
+    const inPanel = drawn ? $("panel").textContent : "";
+    const own = lines.filter((line) => !inPanel.includes(line));
+    fill($("private-lines"), revealed ? own.map((line) => el("li", {}, line)) : []);
+    $("private-lines").hidden = drawn && !own.length;
     $("private").hidden = !revealed;
     const secrets = lines.length || panel.length;
     $("reveal-label").textContent = revealed

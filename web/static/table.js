@@ -7,7 +7,7 @@
 
 (() => {
   const {el, fill, live, gamePanel, showConnection, COLORS} = window.Mutiny;
-  const {draw: drawBoard, marker} = window.MutinyBoard;
+  const {draw: drawBoard, marker, fitWords} = window.MutinyBoard;
   const $ = (id) => document.getElementById(id);
   // Parts that read best beside the table than on it: the story and charts.
   const SIDE_PARTS = new Set(["log", "chart"]);
@@ -64,13 +64,62 @@
     drawBoard($("side-board"), board.filter((part) => SIDE_PARTS.has(part.part)), ctx);
     gamePanel("table", match, $("game-panel"), payload).then((drawn) => {
       document.body.classList.toggle("has-panel", drawn);
+      fitScreen();
     });
     drawLobby(payload);
     drawSeats(table, match, summary, names, turn);
     drawScores(summary, names, payload.history || [], match);
     drawTallies(has("tally") ? [] : summary.tallies || []);
     $("help").hidden = !!match;
+    fitScreen();
   }
+
+  // A TV cannot scroll: when the felt or the side holds more than the screen, their
+  // parts get smaller type (and the grid smaller places) until all of it is in sight,
+  // down to a floor that stays readable across the table. Parts are sized in em.
+  const SMALLEST = 0.62;
+  // The how-to, while it teaches the game before the first move, is not counted: the
+  // board is sized for the felt it will have to itself.
+  function taught(box) {
+    const howto = box.querySelector(".howto");
+    return howto && howto.offsetHeight ? howto.offsetHeight + 12 : 0;
+  }
+  const overflows = (box) => box.scrollHeight - taught(box) > box.clientHeight + 1;
+  function shrink(box, holder) {
+    holder.style.removeProperty("font-size");
+    holder.style.removeProperty("--fit");
+    let scale = 1;
+    for (let tries = 0; tries < 8 && overflows(box) && scale > SMALLEST; tries++) {
+      scale = Math.max(SMALLEST, scale * Math.max(0.8, Math.min(0.97, box.clientHeight / (box.scrollHeight - taught(box)))));
+      holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
+      holder.style.setProperty("--fit", scale.toFixed(3));
+    }
+  }
+  function fitBox(box, holder) {
+    holder.classList.remove("columns");
+    if (getComputedStyle(box).overflowY === "visible") {  // a narrow page scrolls instead
+      holder.style.removeProperty("font-size");
+      holder.style.removeProperty("--fit");
+    } else {
+      shrink(box, holder);
+      // Still too much at the smallest type: the parts flow in two columns (a wide felt).
+      if (overflows(box) && holder.clientWidth > 700) {
+        holder.classList.add("columns");
+        shrink(box, holder);
+      }
+    }
+    fitWords(holder);
+  }
+
+  function fitScreen() {
+    fitBox(document.querySelector(".tv-table"), $("board"));
+    fitBox(document.querySelector(".tv-side"), $("side-board"));
+  }
+  let refit = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(fitScreen);
+  });
 
   // Say a result once to a screen reader (the headline is a polite live region already).
   function announce(match, names) {
