@@ -91,6 +91,19 @@ def test_at_200_percent_text_the_bar_and_the_eye_leave_three_quarters(browser, s
         width = phone.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"{width}px wide at 200% text"
         phone.screenshot(path=str(shots / f"phone-200-{size['width']}.png"))
+        # A held secret shows whole: its box is as tall as what it holds (nothing
+        # clipped or scrolled inside it), and every line of it is on the page.
+        pad = phone.locator("#reveal-pad").bounding_box()
+        phone.mouse.move(pad["x"] + 20, pad["y"] + 20)
+        phone.mouse.down()
+        wait_until(lambda: phone.locator("#private").is_visible(), "the secrets")
+        clipped = phone.evaluate("""() => { const box = document.getElementById('private');
+            return box.scrollHeight - box.clientHeight; }""")
+        assert clipped <= 1, f"the held secret is cut by {clipped}px at 200% text"
+        secret = phone.locator("#private").inner_text()
+        for line in wait_synced(phone, live, 0)["display"]["private"]:
+            assert line in secret or line in phone.locator("body").inner_text()
+        phone.mouse.up()
 
 
 def test_the_table_and_the_phone_announce_turns_and_results(browser, serve):
