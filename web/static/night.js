@@ -10,6 +10,7 @@
 
 (() => {
   const {el, svg, fill, post, COLORS, MARKERS} = window.Mutiny;
+  const LATEST = 5;  // matches listed under the standings (the exports hold them all)
 
   // Hear every payload the page's own stream delivers (see the header).
   function onPayloads(draw) {
@@ -76,12 +77,14 @@
 
   function matchList(night) {
     return el("ol", {class: "night-matches", reversed: true},
-      night.matches.map((match) => el("li", {value: String(match.number)},
+      night.matches.slice(0, LATEST).map((match) => el("li", {value: String(match.number)},
         `${match.title}: `,
         match.winners.length ? `${match.winners.join(" and ")} won` : "no winner")));
   }
 
-  function drawNight(holder, night, heading = "h2") {
+  // compact: the standings alone (the table display, while a match or join codes need
+  // the room).
+  function drawNight(holder, night, heading = "h2", compact = false) {
     if (!holder) return;
     if (!night || !night.count) {
       holder.hidden = true;
@@ -90,8 +93,9 @@
     }
     holder.hidden = false;
     const count = night.count === 1 ? "1 match" : `${night.count} matches`;
+    holder.classList.toggle("night-compact", compact);
     fill(holder, el(heading, {}, `Tonight: ${count}`), standingsTable(night),
-         winsChart(night.standings), matchList(night));
+         compact ? null : winsChart(night.standings), compact ? null : matchList(night));
   }
 
   // -- the table display: join codes of unclaimed seats ------------------------------------
@@ -117,7 +121,7 @@
     fill(holder, el("h2", {}, "Join with your phone"),
       el("ul", {class: "join-codes"}, open.map((seat) => el("li", {},
         el("img", {src: `/api/public/seats/${seat + 1}/qr.svg?v=${codesDrawn}`,
-                   alt: `Join code of seat ${seat + 1}`, width: 112, height: 112}),
+                   alt: `Join code of seat ${seat + 1}`, width: 80, height: 80}),
         el("span", {}, seatName(payload, seat))))));
   }
 
@@ -170,8 +174,13 @@
       if (card) {
         hostCard(card, payload);
       } else {
-        drawNight(document.getElementById("night"), payload.night);
-        drawJoinCodes(document.getElementById("join-codes"), payload);
+        const codes = document.getElementById("join-codes");
+        drawJoinCodes(codes, payload);
+        // While a match is played the board and its scores need the room: the night
+        // shows between matches (in full in the lobby, its standings alone at the end).
+        const playing = !!payload.match && !payload.match.over;
+        drawNight(document.getElementById("night"), playing ? null : payload.night, "h2",
+                  !!payload.match || (!!codes && !codes.hidden));
       }
     });
   }
