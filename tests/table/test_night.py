@@ -1,11 +1,12 @@
-"""The game night: play again (rematch, another game) and the night's standings, kept
-across a restart."""
+"""The game night: play again (rematch, another game), the night's standings kept
+across a restart, and every game played by phones alone (a laptop table)."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
+import companion.games
 from companion.engine import HOST, PUBLIC, Journal
 from companion.errors import ActionRejected
 from companion.table import Table, lobby
@@ -136,3 +137,24 @@ def test_a_night_with_nothing_played_for_hours_is_over(tmp_path):
     next_week = Night(path, clock=lambda: now[0])
     assert next_week.matches() == []
     next_week.close()
+
+
+@pytest.mark.parametrize("game_id", sorted(companion.games.GAMES))
+def test_phones_alone_play_every_game_to_its_end(tmp_path, game_id):
+    """A laptop table has no buttons or screens: every decision of every game must be
+    on the phones, so a match ends with nothing but what each seat's payload offers."""
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [])
+    spec = companion.games.get(game_id).spec
+    table.start(game_id, max(spec.min_seats, min(4, spec.max_seats)), seed=game_id)
+    rng = random.Random(game_id)
+    for _turn in range(20_000):
+        if table.match.is_over:
+            break
+        offered = [(seat, table.payload(seat)[1]) for seat in range(table.match.seats)]
+        offered = [(seat, p) for seat, p in offered if p["display"]["choices"]]
+        assert offered, f"{game_id}: nobody's phone has a choice at {table.match.step()!r}"
+        seat, payload = rng.choice(offered)
+        choice = rng.choice(payload["display"]["choices"])
+        table.submit(seat, choice["action"], version=payload["version"])
+    assert table.match.is_over
+    table.close()
