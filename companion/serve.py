@@ -170,6 +170,7 @@ class Server:
         self.http.shutdown()
         self.hardware.close()
         self.journal.close()
+        self.table.night.close()
 
 
 class HttpServer:
