@@ -208,6 +208,15 @@ class HttpServer:
                 f" --port)") from None
         self.host, self.port = self._server.bind_addr[:2]
 
+    @property
+    def connections_per_client(self) -> int:
+        """How many connections one client address may hold (see ``gate``)."""
+        return self._server.clients.limit
+
+    @connections_per_client.setter
+    def connections_per_client(self, limit: int) -> None:
+        self._server.clients.limit = limit
+
     def serve_forever(self) -> None:
         """Answer requests until :meth:`shutdown`."""
         self._server.serve()
