@@ -147,3 +147,13 @@ def test_a_root_with_anything_mounted_in_it_is_never_removed(tmp_path):
     mounts.write_text(f"udev {root}-other/dev devtmpfs rw 0 0\n")
     removed = sourced(f'MOUNTS="{mounts}"; remove_root "{root}"')
     assert removed.returncode == 0 and not root.exists()
+
+
+def test_a_stage_that_hits_its_time_limit_is_told_apart_from_a_failure():
+    done = sourced("fails() { return 3; }; slow() { return 124; }; passes() { return 0; }\n"
+                   "stage one passes; stage two slow; stage three fails || true\n"
+                   'printf "%s\\n" "${SUMMARY[@]}"; echo "failed=$FAILED"')
+    summary = done.stdout.splitlines()[-4:]
+    assert [line.split()[0] for line in summary[:3]] == ["one", "two", "three"]
+    assert "ok" in summary[0] and "time limit (passes stand)" in summary[1]
+    assert "FAILED (exit 3)" in summary[2] and summary[3] == "failed=1"
