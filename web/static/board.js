@@ -249,7 +249,8 @@ window.MutinyBoard = (() => {
   }
 
   // Words in fixed places (a grid's cards, a die) are never broken: where the longest
-  // word is wider than its place, its font shrinks until it fits.
+  // word is wider than its place, its font shrinks until it fits. Call it again when
+  // the holder's size or type changes (table.js does, as it fits the TV).
   const FITTED = ".part-grid .card-body > span, .die-word, .grid-word";
   function fitWords(holder) {
     if (!holder || holder.hidden) return;
@@ -262,6 +263,12 @@ window.MutinyBoard = (() => {
       return Math.max(6, Math.floor(size * room / need * 10) / 10);
     });  // measured first, then written: one layout, not one per word
     words.forEach((node, i) => { if (sizes[i]) node.style.setProperty("font-size", `${sizes[i]}px`); });
+    // A ledger whose columns (each as wide as its longest word) are wider than its box
+    // becomes one block per seat.
+    const ledgers = [...holder.querySelectorAll(".part-ledger")];
+    ledgers.forEach((node) => node.classList.remove("stacked"));
+    ledgers.filter((node) => node.scrollWidth > node.clientWidth + 1)
+      .forEach((node) => node.classList.add("stacked"));
   }
 
   // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
@@ -273,6 +280,8 @@ window.MutinyBoard = (() => {
     fill(holder, nodes);
     holder.hidden = nodes.length === 0;
     fitWords(holder);
+    // A page may show the holder's box only after drawing into it: fit again then.
+    requestAnimationFrame(() => fitWords(holder));
     return nodes.length > 0;
   }
 

@@ -82,17 +82,19 @@
   // board is sized for the felt it will have to itself.
   function taught(box) {
     const howto = box.querySelector(".howto");
-    return howto && howto.offsetHeight ? howto.offsetHeight + 12 : 0;
+    return howto && howto.offsetHeight > 100 ? howto.offsetHeight + 12 : 0;  // open, not a button
   }
   const overflows = (box) => box.scrollHeight - taught(box) > box.clientHeight + 1;
   function shrink(box, holder) {
     holder.style.removeProperty("font-size");
     holder.style.removeProperty("--fit");
+    fitWords(holder);
     let scale = 1;
     for (let tries = 0; tries < 8 && overflows(box) && scale > SMALLEST; tries++) {
       scale = Math.max(SMALLEST, scale * Math.max(0.8, Math.min(0.97, box.clientHeight / (box.scrollHeight - taught(box)))));
       holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
       holder.style.setProperty("--fit", scale.toFixed(3));
+      fitWords(holder);
     }
   }
   function fitBox(box, holder) {
@@ -100,15 +102,15 @@
     if (getComputedStyle(box).overflowY === "visible") {  // a narrow page scrolls instead
       holder.style.removeProperty("font-size");
       holder.style.removeProperty("--fit");
+      fitWords(holder);
     } else {
       shrink(box, holder);
       // Still too much at the smallest type: the parts flow in two columns (a wide felt).
-      if (overflows(box) && holder.clientWidth > 700) {
+      if (overflows(box) && holder.clientWidth > 560) {
         holder.classList.add("columns");
         shrink(box, holder);
       }
     }
-    fitWords(holder);
   }
 
   function fitScreen() {
