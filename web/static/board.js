@@ -256,13 +256,20 @@ window.MutinyBoard = (() => {
     if (!holder || holder.hidden) return;
     const words = [...holder.querySelectorAll(FITTED)];
     words.forEach((node) => node.style.removeProperty("font-size"));
+    words.forEach((node) => node.classList.remove("unfit"));
     const sizes = words.map((node) => {
       const room = node.clientWidth, need = node.scrollWidth;
       if (!room || need <= room + 0.5) return null;
       const size = parseFloat(getComputedStyle(node).fontSize);
-      return Math.max(6, Math.floor(size * room / need * 10) / 10);
+      return Math.floor(size * room / need * 10) / 10;
     });  // measured first, then written: one layout, not one per word
-    words.forEach((node, i) => { if (sizes[i]) node.style.setProperty("font-size", `${sizes[i]}px`); });
+    words.forEach((node, i) => {
+      if (!sizes[i]) return;
+      node.style.setProperty("font-size", `${Math.max(6, sizes[i])}px`);
+      // A card's back too small for its word ("Island" on a phone's map) shows the back
+      // alone: the card's label still says it to a screen reader.
+      if (sizes[i] < 6 && node.classList.contains("card-back")) node.classList.add("unfit");
+    });
     // A ledger whose columns (each as wide as its longest word) are wider than its box
     // becomes one block per seat.
     const ledgers = [...holder.querySelectorAll(".part-ledger")];
