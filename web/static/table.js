@@ -76,7 +76,8 @@
 
   // A TV cannot scroll: when the felt or the side holds more than the screen, their
   // parts get smaller type (and the grid smaller places) until all of it is in sight,
-  // down to a floor that stays readable across the table. Parts are sized in em.
+  // down to a floor that stays readable across the table, then flow in two columns.
+  // Parts are sized in em (docs/boards.md).
   const SMALLEST = 0.62;
   // The how-to, while it teaches the game before the first move, is not counted: the
   // board is sized for the felt it will have to itself.
@@ -85,13 +86,13 @@
     return howto && howto.offsetHeight > 100 ? howto.offsetHeight + 12 : 0;  // open, not a button
   }
   const overflows = (box) => box.scrollHeight - taught(box) > box.clientHeight + 1;
-  function shrink(box, holder) {
+  function shrink(box, holder, smallest) {
     holder.style.removeProperty("font-size");
     holder.style.removeProperty("--fit");
     fitWords(holder);
     let scale = 1;
-    for (let tries = 0; tries < 8 && overflows(box) && scale > SMALLEST; tries++) {
-      scale = Math.max(SMALLEST, scale * Math.max(0.8, Math.min(0.97, box.clientHeight / (box.scrollHeight - taught(box)))));
+    for (let tries = 0; tries < 10 && overflows(box) && scale > smallest; tries++) {
+      scale = Math.max(smallest, scale * Math.max(0.8, Math.min(0.97, box.clientHeight / (box.scrollHeight - taught(box)))));
       holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
       holder.style.setProperty("--fit", scale.toFixed(3));
       fitWords(holder);
@@ -104,11 +105,12 @@
       holder.style.removeProperty("--fit");
       fitWords(holder);
     } else {
-      shrink(box, holder);
-      // Still too much at the smallest type: the parts flow in two columns (a wide felt).
+      shrink(box, holder, SMALLEST);
+      // Still too much at the smallest type: the parts flow in two columns (a wide felt),
+      // in type a notch smaller still if they must.
       if (overflows(box) && holder.clientWidth > 560) {
         holder.classList.add("columns");
-        shrink(box, holder);
+        shrink(box, holder, SMALLEST - 0.08);
       }
     }
   }
