@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bench import (engine_bench, footprint, journal_bench, press_to_phones, press_to_screen,
-                   screen_bytes)
+from bench import (cpu_budget, engine_bench, footprint, journal_bench, press_to_phones,
+                   press_to_screen, screen_bytes, sd_card)
 from bench.stats import machine, summary
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -82,6 +82,29 @@ def bench_journal(quick: bool) -> list[dict[str, Any]]:
              "max": found["resume_s"], "target": "<= 0.5 s"}]
 
 
+def bench_sd_card(quick: bool) -> list[dict[str, Any]]:
+    found = sd_card.run(presses=60 if quick else 300, commits=60 if quick else 200)
+    delay = f"fsync + {found['delay_ms']:.0f} ms"
+    kept = (found["sent_before_commit"] == 0 and found["journal_holds_the_match"]
+            and found["delayed_fsyncs"] > 0)
+    return [_row(f"SD card ({delay}): journal commit", "ms", found["commit_ms"], ""),
+            _row(f"SD card ({delay}): press-to-phones", "ms", found["phones_ms"],
+                 "p99 <= 60 ms"),
+            {"name": f"SD card: presses sent before their commit / audited; journal"
+                     f" read back equal", "unit": "count", "p50": found["sent_before_commit"],
+             "n": found["audited_presses"],
+             "target": "0 and equal: " + ("met" if kept else "NOT MET")}]
+
+
+def bench_cpu_budget(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    for found in cpu_budget.run(ballots=60 if quick else 200):
+        rows.append({"name": f"CPU per ballot, {found['seats']} seats + {found['streams']}"
+                             f" streams (server, all threads)", "unit": "ms CPU",
+                     "p50": found["cpu_ms"], "n": found["ballots"], "target": "report"})
+    return rows
+
+
 def bench_engine(quick: bool) -> list[dict[str, Any]]:
     rows = []
     for game_id, found in engine_bench.run(seconds_per_game=0.5 if quick else 3.0).items():
@@ -99,6 +122,8 @@ BENCHMARKS: dict[str, Callable[[bool], list[dict[str, Any]]]] = {
     "screen-bytes": bench_screen_bytes,
     "footprint": bench_footprint,
     "journal": bench_journal,
+    "sd-card": bench_sd_card,
+    "cpu-budget": bench_cpu_budget,
     "engine": bench_engine,
 }
 

@@ -182,7 +182,9 @@ class _Listener:
 class _Stream:
     """One Server-Sent-Events stream over a raw socket (HTTP/1.0: no chunking)."""
 
-    def __init__(self, host: str, port: int, path: str, cookie: str | None):
+    def __init__(self, host: str, port: int, path: str, cookie: str | None,
+                 seats: int = SEATS):
+        self.seats = seats
         self.sock = socket.create_connection((host, port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         lines = [f"GET {path} HTTP/1.0", f"Host: {host}:{port}", "Accept: text/event-stream"]
@@ -209,20 +211,20 @@ class _Stream:
             event, _, self.buffer = self.buffer.partition(b"\n\n")
             for line in event.split(b"\n"):
                 if line.startswith(b"data: "):
-                    count = _ballots_counted(json.loads(line[6:]))
+                    count = _ballots_counted(json.loads(line[6:]), self.seats)
                     if count != self.count:
                         self.count, moved = count, True
         return moved
 
 
-def _ballots_counted(payload: dict) -> int:
+def _ballots_counted(payload: dict, seats: int = SEATS) -> int:
     """How many ballots a seat's or the public's payload counts, over all votes."""
     match = payload.get("match")
     if not match:
         return -1
     state = match["state"]
     vote = state["vote"]
-    return (state["round"] - 1) * SEATS + (vote["ballots_in"] if vote else 0)
+    return (state["round"] - 1) * seats + (vote["ballots_in"] if vote else 0)
 
 
 def listen(host: str, port: int, cookies: list[str], out=sys.stdout, stdin=sys.stdin) -> None:
