@@ -257,6 +257,8 @@
     const own = lines.filter((line) => !inPanel.includes(line));
     fill($("private-lines"), revealed ? own.map((line) => el("li", {}, line)) : []);
     $("private-lines").hidden = drawn && !own.length;
+    // With a panel, the panel comes first; the seat screen's short lines follow it, small.
+    $("private").classList.toggle("with-panel", drawn);
     $("private").hidden = !revealed;
     const secrets = lines.length || panel.length;
     $("reveal-label").textContent = revealed
