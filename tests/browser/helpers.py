@@ -266,6 +266,9 @@ def touch_hold_and_tap(page: Page, hold_selector: str, tap_selector: str,
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [hold]})
         if while_held:
             while_held()
+        # A held secret may push the choice below the fold: the second finger scrolls
+        # to it first, as a player would (the eye is fixed in its dock and stays held).
+        page.locator(tap_selector).scroll_into_view_if_needed()
         tap = {**centre(tap_selector), "id": 2}
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [hold, tap]})
         # Chromium lifts the points a touchEnd names (the holding finger stays down).
