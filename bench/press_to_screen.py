@@ -103,18 +103,23 @@ def _one_action(hw, table: Table, timer: FrameTimer, rng: random.Random,
     # Browse to a random choice: each next press redraws the seat's own screen.
     for _ in range(rng.randrange(1, 1 + max(1, len(device.display.choices)))):
         start = _timed_edge(hw, timer, seat, "next", low=True)
+        hw.advance(DEBOUNCE)  # the edge counts once stable: the manual clock gets there
         if timer.first(seat) is not None:
             out["browse"].append((timer.first(seat) - start) * 1000)
-        hw.advance(DEBOUNCE)
         hw.pin(seat, "next").drive_high()
         hw.advance(DEBOUNCE)
-    hw.pin(seat, "select").drive_low()
-    hw.advance(DEBOUNCE)
     version = table.match.version
-    start = _timed_edge(hw, timer, seat, "select", low=False)  # select acts on release
-    hw.advance(DEBOUNCE)
+    # A select may open a menu group or reveal a masked line (docs/seats.md) before one
+    # confirms: press until one acts, and time that one.
+    for _attempt in range(4):
+        hw.pin(seat, "select").drive_low()
+        hw.advance(DEBOUNCE)
+        start = _timed_edge(hw, timer, seat, "select", low=False)  # select acts on release
+        hw.advance(DEBOUNCE)
+        if table.match.version != version:
+            break
     if table.match.version == version or timer.refreshed is None:
-        return  # the press only revealed a secret label, or was refused
+        return  # no press acted (refused), or nothing was redrawn
     shown = timer.first(seat, after=timer.refreshed)
     if shown is not None:
         out["act"].append((shown - start) * 1000)
