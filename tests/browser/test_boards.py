@@ -89,18 +89,22 @@ def no_word_broken(page, what: str) -> None:
     assert not broken, f"{what}: words broken across lines: {broken}"
 
 
+BELOW_THE_FELT = """() => [...document.querySelectorAll('.tv-table')]
+    .filter((box) => getComputedStyle(box).overflowY !== 'visible'
+                     && !((box.querySelector('.howto') || {}).offsetHeight > 100)
+                     && box.scrollHeight > box.clientHeight + 1)
+    .map((box) => `${box.className}: ${box.scrollHeight - box.clientHeight}px below`)"""
+
+
 def all_in_sight(page, what: str) -> None:
     """On a TV-shaped window the felt holds the whole board: nothing scrolls inside it
     (a TV cannot scroll). While the how-to teaches the game (before the first move) it
-    may push the board down."""
-    # After the frame in which the page fits its board (table.js, board.js).
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    hidden = page.evaluate("""() => [...document.querySelectorAll('.tv-table')]
-        .filter((box) => getComputedStyle(box).overflowY !== 'visible'
-                         && !((box.querySelector('.howto') || {}).offsetHeight > 100)
-                         && box.scrollHeight > box.clientHeight + 1)
-        .map((box) => `${box.className}: ${box.scrollHeight - box.clientHeight}px below`)""")
-    assert not hidden, f"{what}: {hidden}"
+    may push the board down. The page fits its board as it draws it (table.js): the
+    check waits for that, then says what is still below."""
+    try:
+        wait_until(lambda: not page.evaluate(BELOW_THE_FELT), f"{what}: the felt to hold the board")
+    except AssertionError:
+        raise AssertionError(f"{what}: {page.evaluate(BELOW_THE_FELT)}") from None
 
 
 def drawn_parts(page, holder: str) -> list[str]:

@@ -110,7 +110,7 @@
       // in type a notch smaller still if they must.
       if (overflows(box) && holder.clientWidth > 560) {
         holder.classList.add("columns");
-        shrink(box, holder, SMALLEST - 0.08);
+        shrink(box, holder, SMALLEST - 0.12);
       }
     }
   }
@@ -119,11 +119,16 @@
     fitBox(document.querySelector(".tv-table"), $("board"));
     fitBox(document.querySelector(".tv-side"), $("side-board"));
   }
+  // Fit again when the window, the felt's size (the seats' row above it grows) or the
+  // how-to in the felt (howto.js draws it after us) changes.
   let refit = 0;
-  window.addEventListener("resize", () => {
+  const fitSoon = () => {
     cancelAnimationFrame(refit);
     refit = requestAnimationFrame(fitScreen);
-  });
+  };
+  window.addEventListener("resize", fitSoon);
+  new ResizeObserver(fitSoon).observe(document.querySelector(".tv-table"));
+  new MutationObserver(fitSoon).observe($("howto"), {childList: true, subtree: true});
 
   // Say a result once to a screen reader (the headline is a polite live region already).
   function announce(match, names) {
