@@ -203,3 +203,29 @@ def test_every_page_fits_at_its_target_sizes(browser, serve, shots):
                 assert not overlap, f"/sim at {width}x{height}: seats {i + 1} and {j + 1} overlap"
         sim.screenshot(path=str(shots / f"sim-{width}x{height}.png"))
         assert not failed_requests(sim) and not page_errors(sim)
+
+
+def test_the_side_holds_tonights_standings_and_the_join_codes_whole(browser, serve):
+    """Between matches the side of the table display shows the join codes and tonight's
+    standings as well as the help: a TV cannot scroll, so all of it shrinks to fit."""
+    live = serve(seats=8)
+    rng = random.Random(8)
+    for game_id in ("booty-dice", "moon-yeti"):
+        live.table.start(game_id, 8 if game_id == "moon-yeti" else 6, names=None)
+        while not live.table.match.is_over:
+            play(live.table, 50, rng)
+        live.table.back_to_lobby()
+    for width, height in TABLES:
+        page = live.page(browser, "/table", viewport={"width": width, "height": height})
+        wait_until(lambda: page.locator("#night .night-standings").count() == 1
+                   and page.locator("#join-codes img").count() > 0,
+                   "tonight's standings and the join codes")
+
+        def side_fits():
+            scroll, client = page.evaluate(
+                "() => { const s = document.querySelector('.tv-side');"
+                " return [s.scrollHeight, s.clientHeight]; }")
+            return scroll <= client + 1
+        wait_until(side_fits, f"the side to fit at {width}x{height}")
+        fits(page, f"/table at {width}x{height} between matches")
+        page.close()

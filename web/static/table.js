@@ -117,7 +117,10 @@
 
   function fitScreen() {
     fitBox(document.querySelector(".tv-table"), $("board"));
-    fitBox(document.querySelector(".tv-side"), $("side-board"));
+    // The side holds the scores, the story, tonight's standings and the join codes: all
+    // of it shrinks together (its cards are sized in em).
+    const side = document.querySelector(".tv-side");
+    fitBox(side, side);
   }
   // Fit again when the window, the felt's size (the seats' row above it grows) or the
   // how-to in the felt (howto.js draws it after us) changes.
@@ -129,6 +132,9 @@
   window.addEventListener("resize", fitSoon);
   new ResizeObserver(fitSoon).observe(document.querySelector(".tv-table"));
   new MutationObserver(fitSoon).observe($("howto"), {childList: true, subtree: true});
+  // night.js draws tonight's standings and the join codes into the side after us.
+  new MutationObserver(fitSoon).observe(document.querySelector(".tv-side"),
+                                        {childList: true, subtree: true});
 
   // Say a result once to a screen reader (the headline is a polite live region already).
   function announce(match, names) {
@@ -150,7 +156,8 @@
     const games = (payload.lobby && payload.lobby.games) || [];
     fill($("lobby-games"), games.map((game) => el("li", {},
       el("b", {}, game.title || game.id),
-      el("span", {}, ` ${game.min_seats}-${game.max_seats} players`))));
+      el("span", {}, game.min_seats === game.max_seats ? ` ${game.min_seats} players`
+                                                        : ` ${game.min_seats}-${game.max_seats} players`))));
     lobby.hidden = false;
   }
 
