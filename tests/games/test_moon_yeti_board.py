@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.games.test_moon_yeti import cast, ready_all
 from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
@@ -40,24 +41,6 @@ def start(seats: int = 4, mutineer: str = HELMSMAN, seed: int = 3, **options):
     r = {role[0]: roles.index(role) for role in ROLES}
     r["J"] = [s for s, role in enumerate(roles) if role == JUROR]
     return match, r
-
-
-def ready_all(match: Match) -> None:
-    step = match.step()
-    for seat in range(match.seats):
-        if match.step() == step and not state(match)["ready"][seat]:
-            match.apply(seat, {"type": "ready"})
-
-
-def cast(match: Match, ballots: dict[int, list]) -> None:
-    for seat, picks in ballots.items():
-        for pick in picks:
-            if pick is None:
-                match.apply(seat, {"type": "one_vote"})
-            elif pick == WAIT:
-                match.apply(seat, {"type": "bosun_wait"})
-            else:
-                match.apply(seat, {"type": "vote", "target": pick})
 
 
 def decline_until(match: Match, step: str) -> None:
