@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# The benchmarks on a Debian arm64 root under qemu-user (docs/performance.md, "Emulated
+# arm64 (qemu-user)"). Every figure is EMULATED: a proxy for a slow arm64 board, not a Pi.
+# As root, on a Debian host, or from `./dev arm-bench`:
+#
+#   sudo hardware/arm-bench.sh                  # press-to-screen, press-to-phones, journal,
+#                                               # engine, cpu-budget, footprint (--quick)
+#   sudo hardware/arm-bench.sh --only journal   # one benchmark (repeat --only for more)
+#   sudo hardware/arm-bench.sh --profile 30     # and a cProfile of 30 press-to-phones
+#
+# What it does:
+#   1. binfmt       qemu-aarch64 registered with the kernel (as hardware/arm-root-check.sh)
+#   2. root         a KEPT copy of the cached root of `./dev arm-check`
+#                   (/var/cache/mutiny-arm-root/bookworm-arm64 -> ...-arm64.bench), made once
+#   3. deps         a venv in it with the project's dependencies, as arm64 wheels from the
+#                   package index (the host's CA bundle, env -i); again only when
+#                   pyproject.toml changed
+#   4. project      the current tree copied in and the project reinstalled (never its
+#                   dependencies), so each run measures the tree as it is now
+#   5. wheels       which dependencies came compiled and which run as pure Python
+#   6. bench        `python -m bench --quick` inside the root, niced; its JSON labelled
+#                   emulated and judged met / not met per target on the host, written to
+#                   bench/results/emulated-arm64-DATE.json
+#
+# One emulated run at a time (a lock); the whole run is niced (MUTINY_ARM_BENCH_NICE, 10).
+set -euo pipefail
+
+BENCH_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The root's helpers: binfmt, mount_root, unmount_root, remove_root, chroot_env, in_root.
+# shellcheck source=hardware/arm-root-check.sh
+source "$BENCH_HERE/arm-root-check.sh"
+TREE=$(cd "$BENCH_HERE/.." && pwd)
+
+BENCHMARKS=(press-to-screen press-to-phones journal engine cpu-budget footprint)
+ONLY=()
+QUICK=--quick
+PROFILE=0
+FRESH_COPY=0
+COMMITTED=0
+BENCH_ROOT=""
+LOCK=/run/lock/mutiny-arm-bench.lock
+NICE=${MUTINY_ARM_BENCH_NICE:-10}
+
+#: Inside the root.
+BENCH_VENV=/opt/mutiny-bench/venv
+BENCH_SRC=/usr/local/src/mutiny-bench
+BENCH_RUN=/tmp/arm-bench
+
+# -- the pure parts (tests/hardware/test_arm_bench.py sources this file) -----------------
+
+# deps_stamp FILE: what decides whether the dependencies must be installed again (the
+# pyproject.toml they come from).
+deps_stamp() {
+    sha256sum "$1" | cut -d' ' -f1
+}
+
+# bench_args: the arguments of `python -m bench` for this run.
+bench_args() {
+    local names=("${ONLY[@]}") name
+    [ ${#names[@]} -gt 0 ] || names=("${BENCHMARKS[@]}")
+    [ -z "$QUICK" ] || printf '%s\n' "$QUICK"
+    for name in "${names[@]}"; do printf '%s\n' --only "$name"; done
+    printf '%s\n' --json "$BENCH_RUN/raw.json"
+}
+
+# -- running it ----------------------------------------------------------------------------
+
+kept_root() {
+    if [ "$FRESH_COPY" = 1 ]; then
+        unmount_root "$BENCH_ROOT"
+        remove_root "$BENCH_ROOT"
+    fi
+    if [ -f "$BENCH_ROOT/.mutiny-bench-root" ]; then
+        say "kept: $BENCH_ROOT ($(cat "$BENCH_ROOT/.mutiny-bench-root"))"
+        return 0
+    fi
+    [ -f "$ROOT/.mutiny-root-ready" ] || {
+        echo "arm-bench: no cached root at $ROOT: run ./dev arm-check once first" >&2
+        return 1
+    }
+    unmount_root "$BENCH_ROOT"
+    remove_root "$BENCH_ROOT"
+    cp -a "$ROOT" "$BENCH_ROOT"
+    printf 'copied from %s on %s\n' "$ROOT" "$(date -u +%FT%TZ)" > "$BENCH_ROOT/.mutiny-bench-root"
+    say "copied: $ROOT -> $BENCH_ROOT ($(du -sh "$BENCH_ROOT" | cut -f1))"
+}
+
+bring_tree() {
+    mkdir -p "$ROOT$(dirname "$CHECK_CA")"
+    cp -L "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$ROOT$CHECK_CA"
+    rm -rf "$ROOT$BENCH_SRC"
+    mkdir -p "$ROOT$BENCH_SRC"
+    if [ "$COMMITTED" = 1 ]; then
+        git -C "$TREE" archive HEAD | tar -C "$ROOT$BENCH_SRC" -xf -
+        say "brought in: the commit $(git -C "$TREE" rev-parse --short HEAD) (git archive)"
+        return 0
+    fi
+    tar -C "$TREE" --exclude=.git --exclude=.venv --exclude=__pycache__ \
+        --exclude='*.egg-info' --exclude=node_modules --exclude=data --exclude=build \
+        --exclude=dist --exclude=bench/results -cf - . | tar -C "$ROOT$BENCH_SRC" -xf -
+    say "brought in: the tree at $(git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo '?')$(
+        git -C "$TREE" diff --quiet HEAD 2>/dev/null || echo ' (with changes not committed)')"
+}
+
+deps() {
+    local want have=""
+    want=$(deps_stamp "$TREE/pyproject.toml")
+    [ -f "$ROOT/opt/mutiny-bench/deps-stamp" ] && have=$(cat "$ROOT/opt/mutiny-bench/deps-stamp")
+    if [ "$want" = "$have" ] && [ -x "$ROOT$BENCH_VENV/bin/python" ]; then
+        say "dependencies installed already (pyproject.toml unchanged)"
+        return 0
+    fi
+    in_root bash -c "set -e
+        python3 --version
+        [ -x $BENCH_VENV/bin/python ] || python3 -m venv $BENCH_VENV
+        $BENCH_VENV/bin/python -m pip install --quiet --upgrade pip 'setuptools>=68' wheel
+        $BENCH_VENV/bin/python -m pip install --quiet --no-build-isolation $BENCH_SRC
+        $BENCH_VENV/bin/python -m pip install --quiet lgpio || echo 'lgpio: no install for arm64 from the index'
+        $BENCH_VENV/bin/python -m pip list --format=freeze"
+    printf '%s\n' "$want" > "$ROOT/opt/mutiny-bench/deps-stamp"
+}
+
+project() {
+    # The project alone: its dependencies stay as installed (nothing downloaded again).
+    in_root "$BENCH_VENV/bin/python" -m pip install --quiet --no-build-isolation --no-deps \
+        --force-reinstall "$BENCH_SRC"
+    in_root "$BENCH_VENV/bin/python" -c \
+        'import companion, platform; print(platform.machine(), companion.__file__)'
+}
+
+wheels() {
+    in_root bash -c "cd $BENCH_SRC && $BENCH_VENV/bin/python -m bench.arm wheels"
+}
+
+bench() {
+    local args=()
+    mapfile -t args < <(bench_args)
+    # From a folder of bench/ and hardware/ only, so `companion` is the installed one.
+    in_root bash -c "set -e
+        rm -rf $BENCH_RUN && mkdir -p $BENCH_RUN
+        cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
+        cd $BENCH_RUN
+        $BENCH_VENV/bin/python -m bench ${args[*]}"
+    local host qemu
+    host=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    qemu=$(qemu-aarch64-static --version 2>/dev/null | head -n 1 || echo qemu-aarch64)
+    say ""
+    (cd "$TREE" && python3 -m bench.arm report "$ROOT$BENCH_RUN/raw.json" \
+        --results "$TREE/bench/results" --host "$host" --qemu "$qemu")
+}
+
+profile() {
+    in_root bash -c "set -e
+        cd $BENCH_RUN
+        $BENCH_VENV/bin/python -m bench.arm profile $PROFILE"
+}
+
+usage() {
+    awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
+    cat <<'USAGE'
+Options:
+  --only NAME     one benchmark of python -m bench (repeat for more; default: the six above)
+  --full          the full counts instead of --quick (hours under emulation)
+  --profile N     after the bench, a cProfile of N press-to-phones presses (all threads)
+  --fresh         make the kept copy again from the cached root
+  --committed     measure the last commit (git archive HEAD), not the working tree
+  --root DIR      the kept copy here (default /var/cache/mutiny-arm-root/bookworm-arm64.bench)
+USAGE
+}
+
+main() {
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --only) ONLY+=("$2"); shift 2 ;;
+            --full) QUICK=""; shift ;;
+            --profile) PROFILE=$2; shift 2 ;;
+            --fresh) FRESH_COPY=1; shift ;;
+            --committed) COMMITTED=1; shift ;;
+            --root) BENCH_ROOT=$2; shift 2 ;;
+            -h|--help) usage; exit 0 ;;
+            *) echo "arm-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
+        esac
+    done
+    if [ "$(id -u)" != 0 ]; then
+        echo "arm-bench: run it as root (it chroots into the arm64 root)" >&2
+        exit 2
+    fi
+    renice -n "$NICE" -p $$ >/dev/null
+    exec 9>"$LOCK"
+    if ! flock -n 9; then
+        echo "arm-bench: another emulated run holds $LOCK; one at a time" >&2
+        exit 1
+    fi
+    ROOT=$CACHE_BASE/$SUITE-$ARCH
+    BENCH_ROOT=${BENCH_ROOT:-$ROOT.bench}
+    QEMU=$(qemu_arch "$ARCH")
+    say "Benchmarks on Debian $SUITE $ARCH, EMULATED by qemu-$QEMU, in $BENCH_ROOT"
+    stage binfmt binfmt || exit 1
+    stage root kept_root || exit 1
+    ROOT=$BENCH_ROOT
+    trap unmount_root EXIT
+    mount_root
+    bring_tree
+    stage deps deps || exit 1
+    stage project project || exit 1
+    stage wheels wheels || true
+    stage bench bench || true
+    if [ "$PROFILE" != 0 ]; then stage profile profile || true; fi
+    say ""
+    say "Summary: Debian $SUITE $ARCH, emulated by qemu-$QEMU (every time far slower than native)"
+    printf '  %s\n' "${SUMMARY[@]}"
+    return "$FAILED"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi
