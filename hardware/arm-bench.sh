@@ -110,20 +110,25 @@ deps() {
         say "dependencies installed already (pyproject.toml unchanged)"
         return 0
     fi
+    # Each step checked here: a stage runs as an `||` condition, where bash ignores -e.
+    in_root bash -c "set -e
+        dpkg -s python3-venv >/dev/null 2>&1 && exit 0
+        apt-get update -q
+        apt-get install -y -q --no-install-recommends python3-venv" || return 1
     in_root bash -c "set -e
         python3 --version
-        [ -x $BENCH_VENV/bin/python ] || python3 -m venv $BENCH_VENV
+        [ -x $BENCH_VENV/bin/pip ] || { rm -rf $BENCH_VENV; python3 -m venv $BENCH_VENV; }
         $BENCH_VENV/bin/python -m pip install --quiet --upgrade pip 'setuptools>=68' wheel
         $BENCH_VENV/bin/python -m pip install --quiet --no-build-isolation $BENCH_SRC
         $BENCH_VENV/bin/python -m pip install --quiet lgpio || echo 'lgpio: no install for arm64 from the index'
-        $BENCH_VENV/bin/python -m pip list --format=freeze"
+        $BENCH_VENV/bin/python -m pip list --format=freeze" || return 1
     printf '%s\n' "$want" > "$ROOT/opt/mutiny-bench/deps-stamp"
 }
 
 project() {
     # The project alone: its dependencies stay as installed (nothing downloaded again).
     in_root "$BENCH_VENV/bin/python" -m pip install --quiet --no-build-isolation --no-deps \
-        --force-reinstall "$BENCH_SRC"
+        --force-reinstall "$BENCH_SRC" || return 1
     in_root "$BENCH_VENV/bin/python" -c \
         'import companion, platform; print(platform.machine(), companion.__file__)'
 }
@@ -140,7 +145,7 @@ bench() {
         rm -rf $BENCH_RUN && mkdir -p $BENCH_RUN
         cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
         cd $BENCH_RUN
-        $BENCH_VENV/bin/python -m bench ${args[*]}"
+        $BENCH_VENV/bin/python -m bench ${args[*]}" || return 1
     local host qemu
     host=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     qemu=$(qemu-aarch64-static --version 2>/dev/null | head -n 1 || echo qemu-aarch64)
