@@ -90,14 +90,12 @@ class ScreenPainter:
         while True:
             with wake:
                 wake.wait_for(lambda: due or self._closed)
-                if self._closed:
+                rest = last_round + self.ROUND_SECONDS - time.monotonic()
+                if self._closed or rest > 0 and wake.wait_for(lambda: self._closed, rest):
                     return
             if self._settle is not None:
                 self._settle(self.SETTLE_SECONDS)
             with wake:
-                rest = last_round + self.ROUND_SECONDS - time.monotonic()
-                if rest > 0 and wake.wait_for(lambda: self._closed, rest):
-                    return
                 batch = dict(due)
                 due.clear()
             last_round = time.monotonic()
