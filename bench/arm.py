@@ -4,7 +4,9 @@ The benchmarks themselves are `python -m bench`'s; this module adds what a run u
 qemu-user needs around them:
 
     python -m bench.arm wheels           # inside the root: which dependencies are compiled
-    python -m bench.arm profile [N]      # inside the root: cProfile of N press-to-phones
+    python -m bench.arm profile phones|screen [N]
+                                         # inside the root: cProfile (CPU time, all
+                                         # threads) of N presses, summed by area
     python -m bench.arm report RAW.json --results DIR --host "..." --qemu "..."
                                          # on the host: label every row emulated, judge
                                          # each target met / not met, print the table
@@ -123,18 +125,26 @@ def wheel_report() -> list[dict[str, str]]:
             found.append({"module": module, "kind": "missing", "version": "",
                           "detail": str(error), "why": why})
             continue
+        # luma.oled and luma.core share the top name "luma": take the one named for it.
         names = dists.get(top, [])
-        version, compiled = "", []
-        for name in names:
+        named = [n for n in names if _normal(n) == _normal(module)]
+        version, compiled, tag = "", [], ""
+        for name in named or names[:1]:
             dist = metadata.distribution(name)
             version = dist.version
-            compiled += [str(f) for f in dist.files or ()
-                         if str(f).endswith(".so") and str(f).startswith(top)]
+            compiled = [str(f) for f in dist.files or () if str(f).endswith(".so")]
+            tags = [line.split(":", 1)[1].strip() for line in
+                    (dist.read_text("WHEEL") or "").splitlines() if line.startswith("Tag:")]
+            tag = tags[0] if tags else ""
         kind = "compiled" if compiled else "pure Python"
-        detail = ", ".join(sorted(Path(f).name for f in compiled)[:3])
+        detail = ", ".join(sorted(Path(f).name.split(".")[0] for f in compiled)[:4])
         found.append({"module": module, "kind": kind, "version": version,
-                      "detail": detail, "why": why})
+                      "detail": f"{tag} {detail}".strip(), "why": why})
     return found
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _markupsafe_speedups() -> str:
@@ -155,20 +165,94 @@ def _jsontext_backend() -> str:
     return "companion.jsontext: orjson MISSING, the standard json in use"
 
 
-def profile_press_to_phones(presses: int, top: int = 40) -> str:
-    """cProfile of ``presses`` press-to-phones presses on every thread of the server
-    (seats, cheroot's workers, the hub), merged; the text of the heaviest functions by
-    their own time and by cumulative time."""
+#: Where a function's own CPU time is counted, by the file it is in (first match wins).
+AREAS = (
+    ("journal (SQLite)", ("sqlite3", "companion/engine/journal")),
+    ("engine and games", ("companion/engine/", "companion/games/", "companion/simulate")),
+    ("seat screens (drawing, frames, QR)", ("companion/seats/", "companion/table/painter",
+                                            "PIL", "ImagingCore", "ImagingDraw", "luma/",
+                                            "segno/", "_imaging")),
+    ("views and payloads (table)", ("companion/table/", "orjson", "json/")),
+    ("HTTP and streams", ("companion/web/", "companion/serve", "cheroot/", "flask/",
+                          "werkzeug/", "jinja2/", "markupsafe", "socket", "select")),
+    ("benchmark clients and timing", ("bench/",)),
+    ("Python and threads", ("",)),
+)
+
+
+def area(where: str) -> str:
+    """The part of the table a profiled function belongs to (see AREAS)."""
+    for name, marks in AREAS:
+        if any(mark in where for mark in marks):
+            return name
+    return AREAS[-1][0]
+
+
+def by_area(own: dict[str, tuple[int, float]]) -> list[tuple[str, float]]:
+    """Own CPU time per area, largest first, from {function: (calls, own seconds)}."""
+    totals: dict[str, float] = {}
+    for where, (_calls, seconds) in own.items():
+        name = area(where)
+        totals[name] = totals.get(name, 0.0) + seconds
+    return sorted(totals.items(), key=lambda item: -item[1])
+
+
+def _where(code) -> str:
+    if isinstance(code, str):  # a built-in: "<method 'execute' of 'sqlite3...' objects>"
+        return code
+    return f"{code.co_filename}:{code.co_firstlineno}({code.co_name})"
+
+
+def own_times(profiles) -> dict[str, tuple[int, float]]:
+    """Calls and own time of every function so far, summed over ``profiles`` (read
+    while they run: ``getstats`` does not stop a profiler). A built-in (a sleep, a lock,
+    a socket's send, a C library) is counted once per caller, "builtin <- caller", so
+    its time lands in the area of the code that called it."""
+    totals: dict[str, tuple[int, float]] = {}
+
+    def add(key: str, calls: int, seconds: float) -> None:
+        before = totals.get(key, (0, 0.0))
+        totals[key] = (before[0] + calls, before[1] + seconds)
+
+    for profile in list(profiles):
+        for entry in profile.getstats():
+            if isinstance(entry.code, str):
+                continue  # counted below, under each of its callers
+            add(_where(entry.code), entry.callcount, entry.inlinetime)
+            for call in entry.calls or ():
+                if isinstance(call.code, str):
+                    add(f"{call.code} <- {_where(entry.code)}", call.callcount,
+                        call.inlinetime)
+    return totals
+
+
+def since(after: dict[str, tuple[int, float]],
+          before: dict[str, tuple[int, float]]) -> dict[str, tuple[int, float]]:
+    """What each function did between two :func:`own_times` readings."""
+    return {key: (calls - before.get(key, (0, 0.0))[0],
+                  seconds - before.get(key, (0, 0.0))[1])
+            for key, (calls, seconds) in after.items()
+            if calls > before.get(key, (0, 0.0))[0]}
+
+
+def profile_run(what: str, presses: int, top: int = 30) -> str:
+    """cProfile of the timed presses of press-to-phones or press-to-screen (not the
+    server's start), on every thread (seats, cheroot's workers, the hub, the painter)
+    with each thread's own CPU clock, so waiting for a lock, a socket or the GIL is not
+    counted: CPU per press summed by area, then the heaviest functions."""
+    import contextlib
     import cProfile
-    import io
-    import pstats
     import threading
+    import time
+
+    from bench import press_to_phones, press_to_screen
+    from bench.stats import summary
 
     profiles: list[cProfile.Profile] = []
     run_thread = threading.Thread.run
 
     def profiled_run(self):
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)
         profiles.append(profile)
         profile.enable()
         try:
@@ -176,27 +260,51 @@ def profile_press_to_phones(presses: int, top: int = 40) -> str:
         finally:
             profile.disable()
 
+    window: dict[str, dict] = {}
+    module = press_to_phones if what == "phones" else press_to_screen
+    timed_part = getattr(module, "frozen_start", None)
+
+    @contextlib.contextmanager
+    def measured():
+        window["before"] = own_times(profiles)
+        with timed_part():
+            yield
+        window["after"] = own_times(profiles)
+
     threading.Thread.run = profiled_run
-    main = cProfile.Profile()
-    from bench import press_to_phones
+    if timed_part is not None:
+        module.frozen_start = measured
+    main = cProfile.Profile(time.thread_time)
+    profiles.append(main)
     try:
         main.enable()
-        latencies = press_to_phones.run(presses=presses)
+        if what == "phones":
+            found = summary(press_to_phones.run(presses=presses))
+        else:
+            found = summary(press_to_screen.run(presses=presses)["act"])
         main.disable()
     finally:
         threading.Thread.run = run_thread
-    out = io.StringIO()
-    stats = pstats.Stats(main, stream=out)
-    for profile in profiles:
-        try:
-            stats.add(profile)
-        except TypeError:  # a thread still running when the run ended: no stats yet
-            pass
-    from bench.stats import summary
-    out.write(f"press-to-phones under cProfile (all threads merged): {summary(latencies)}\n")
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
-    return out.getvalue()
+        if timed_part is not None:
+            module.frozen_start = timed_part
+    if "after" in window:
+        own, part = since(window["after"], window["before"]), "the timed presses only"
+    else:
+        own, part = own_times(profiles), "the whole run, start included"
+    own = {where: found for where, found in own.items() if "bench/arm.py" not in where}
+    lines = [f"press-to-{what} under cProfile ({part}), CPU time of every thread,"
+             f" waits not counted; latency under the profiler: p50 {found['p50']:.1f} ms,"
+             f" p99 {found['p99']:.1f} ms over {found['n']} presses"]
+    areas = by_area(own)
+    total = sum(seconds for _name, seconds in areas) or 1.0
+    for name, seconds in areas:
+        lines.append(f"  {name:<36} {seconds * 1000 / presses:8.2f} ms CPU per press"
+                     f"  {100 * seconds / total:5.1f} %")
+    lines += [f"  {'in all':<36} {total * 1000 / presses:8.2f} ms CPU per press", "",
+              f"  {'own ms/press':>12} {'calls/press':>11}  function"]
+    for where, (calls, seconds) in sorted(own.items(), key=lambda kv: -kv[1][1])[:top]:
+        lines.append(f"  {seconds * 1000 / presses:12.3f} {calls / presses:11.1f}  {where}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("wheels", help="which dependencies are compiled (inside the root)")
-    prof = sub.add_parser("profile", help="cProfile of press-to-phones (inside the root)")
+    prof = sub.add_parser("profile", help="cProfile of presses (inside the root)")
+    prof.add_argument("what", choices=("phones", "screen"))
     prof.add_argument("presses", type=int, nargs="?", default=30)
     rep = sub.add_parser("report", help="label a bench JSON as emulated (on the host)")
     rep.add_argument("raw", type=Path)
@@ -217,13 +326,13 @@ def main(argv: list[str] | None = None) -> int:
         import platform
         print(f"Python {platform.python_version()} on {platform.machine()}")
         for row in wheel_report():
-            print(f"  {row['module']:<11} {row['version']:<10} {row['kind']:<12}"
-                  f" {row['detail'][:60]:<40}  ({row['why']})")
+            print(f"  {row['module']:<10} {row['version']:<12} {row['kind']:<12}"
+                  f" {row['detail'][:72]:<52} ({row['why']})")
         print("  " + _markupsafe_speedups())
         print("  " + _jsontext_backend())
         return 0
     if args.command == "profile":
-        print(profile_press_to_phones(args.presses))
+        print(profile_run(args.what, args.presses))
         return 0
     when = datetime.now(timezone.utc)
     report = emulated(json.loads(args.raw.read_text()), args.host, args.qemu, when)

@@ -6,7 +6,7 @@
 #   sudo hardware/arm-bench.sh                  # press-to-screen, press-to-phones, journal,
 #                                               # engine, cpu-budget, footprint (--quick)
 #   sudo hardware/arm-bench.sh --only journal   # one benchmark (repeat --only for more)
-#   sudo hardware/arm-bench.sh --profile 30     # and a cProfile of 30 press-to-phones
+#   sudo hardware/arm-bench.sh --profile 30     # and where the CPU of a press goes
 #
 # What it does:
 #   1. binfmt       qemu-aarch64 registered with the kernel (as hardware/arm-root-check.sh)
@@ -35,6 +35,7 @@ BENCHMARKS=(press-to-screen press-to-phones journal engine cpu-budget footprint)
 ONLY=()
 QUICK=--quick
 PROFILE=0
+RUN_BENCH=1
 FRESH_COPY=0
 COMMITTED=0
 BENCH_ROOT=""
@@ -155,9 +156,13 @@ bench() {
 }
 
 profile() {
+    # Where the CPU goes, by area, for each of the two latency targets.
     in_root bash -c "set -e
-        cd $BENCH_RUN
-        $BENCH_VENV/bin/python -m bench.arm profile $PROFILE"
+        mkdir -p $BENCH_RUN && cd $BENCH_RUN
+        [ -d bench ] || cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
+        $BENCH_VENV/bin/python -m bench.arm profile phones $PROFILE
+        echo
+        $BENCH_VENV/bin/python -m bench.arm profile screen $((PROFILE * 3))"
 }
 
 usage() {
@@ -166,7 +171,9 @@ usage() {
 Options:
   --only NAME     one benchmark of python -m bench (repeat for more; default: the six above)
   --full          the full counts instead of --quick (hours under emulation)
-  --profile N     after the bench, a cProfile of N press-to-phones presses (all threads)
+  --profile N     after the bench, where the CPU goes (cProfile, all threads, by area):
+                  N press-to-phones presses and 3N press-to-screen presses
+  --no-bench      only the profile (with --profile)
   --fresh         make the kept copy again from the cached root
   --committed     measure the last commit (git archive HEAD), not the working tree
   --root DIR      the kept copy here (default /var/cache/mutiny-arm-root/bookworm-arm64.bench)
@@ -179,6 +186,7 @@ main() {
             --only) ONLY+=("$2"); shift 2 ;;
             --full) QUICK=""; shift ;;
             --profile) PROFILE=$2; shift 2 ;;
+            --no-bench) RUN_BENCH=0; shift ;;
             --fresh) FRESH_COPY=1; shift ;;
             --committed) COMMITTED=1; shift ;;
             --root) BENCH_ROOT=$2; shift 2 ;;
@@ -209,7 +217,7 @@ main() {
     stage deps deps || exit 1
     stage project project || exit 1
     stage wheels wheels || true
-    stage bench bench || true
+    if [ "$RUN_BENCH" = 1 ]; then stage bench bench || true; fi
     if [ "$PROFILE" != 0 ]; then stage profile profile || true; fi
     say ""
     say "Summary: Debian $SUITE $ARCH, emulated by qemu-$QEMU (every time far slower than native)"

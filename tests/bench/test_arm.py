@@ -118,3 +118,25 @@ def test_the_dependencies_are_installed_again_only_when_pyproject_changes(tmp_pa
     assert first == sourced(f'deps_stamp "{pyproject}"').stdout
     pyproject.write_text("[project]\nname = 'x'\ndependencies = ['orjson']\n")
     assert sourced(f'deps_stamp "{pyproject}"').stdout != first
+
+
+# -- the profile's arithmetic ------------------------------------------------------------
+
+def test_a_function_is_counted_in_the_area_of_its_file():
+    assert arm.area("/venv/site-packages/companion/engine/match.py:50(clone)") == \
+        "engine and games"
+    assert arm.area("<method 'execute' of 'sqlite3.Connection' objects> <- "
+                    "/x/companion/engine/journal.py:88(append)") == "journal (SQLite)"
+    assert arm.area("<built-in method time.sleep> <- /x/bench/press_to_phones.py:127(_press_once)"
+                    ) == "benchmark clients and timing"
+    assert arm.area("/usr/lib/python3.11/threading.py:604(wait)") == "Python and threads"
+
+
+def test_only_what_ran_between_two_readings_is_kept():
+    before = {"a": (10, 1.0), "b": (5, 0.5)}
+    after = {"a": (14, 1.4), "b": (5, 0.5), "c": (2, 0.2)}
+    found = {k: (c, round(t, 6)) for k, (c, t) in arm.since(after, before).items()}
+    assert found == {"a": (4, 0.4), "c": (2, 0.2)}
+    areas = dict(arm.by_area({"/x/companion/games/g.py:1(f)": (1, 0.3),
+                              "/x/companion/engine/match.py:2(g)": (1, 0.2)}))
+    assert round(areas["engine and games"], 6) == 0.5
