@@ -158,8 +158,9 @@ bench() {
 profile() {
     # Where the CPU goes, by area, for each of the two latency targets.
     in_root bash -c "set -e
-        mkdir -p $BENCH_RUN && cd $BENCH_RUN
-        [ -d bench ] || cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
+        rm -rf $BENCH_RUN/bench $BENCH_RUN/hardware && mkdir -p $BENCH_RUN
+        cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
+        cd $BENCH_RUN
         $BENCH_VENV/bin/python -m bench.arm profile phones $PROFILE
         echo
         $BENCH_VENV/bin/python -m bench.arm profile screen $((PROFILE * 3))"
