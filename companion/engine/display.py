@@ -95,6 +95,8 @@ class Display:
     holds the seat's secrets, shown while select is held or behind hold-to-reveal on
     the phone. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
     it is the seat's turn to decide something urgent (a vote), else ``"off"``.
+    ``timer`` is the step timer as a seat's screen shows it (``"0:42"``), set by the
+    table, never by a game: phones count the time down themselves.
     """
 
     title: str
@@ -103,6 +105,7 @@ class Display:
     private: tuple[str, ...] = ()
     led: str = "off"
     extra: dict[str, Any] = field(default_factory=dict)
+    timer: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterable, Protocol
 from companion.engine import board
 from companion.engine.chance import Chance, Clock
 from companion.engine.display import Display
-from companion.engine.rules import CHANCE, HOST, PUBLIC, Action, Actor, Context, Game, Result, State, Viewer
+from companion.engine.rules import (CHANCE, HOST, PUBLIC, TIMEKEEPER, Action, Actor, Context,
+                                    Game, Result, State, Viewer)
 from companion.errors import ActionRejected
 
 #: Engine actions the host may take in any game.
@@ -170,6 +171,34 @@ class Match:
             return self._host_actions() + self._game_legal(HOST)
         return self._game_legal(actor)
 
+    def timer(self) -> dict[str, Any] | None:
+        """The step timer due now, or None (an untimed step, its option at 0, or over).
+
+        ``key`` names this run of the timer: it changes when the step does or when the
+        step's ``lap`` says to start again; ``seconds`` is its length; ``ends`` is the
+        move the timekeeper makes when it runs out (None: nothing is made to happen)."""
+        timed = None if self.is_over else self.game.timed(self._state)
+        if timed is None:
+            return None
+        name, rule = timed
+        seconds = self.options.get(rule.option, 0)
+        if not seconds:
+            return None
+        return {"key": canonical([rule.span or name, rule.lap(self._state)]),
+                "seconds": seconds,
+                "ends": rule.ends}
+
+    def time_up(self, key: str) -> list[Entry]:
+        """Timer ``key`` has run out: the timekeeper makes the step's ending move, if it
+        has one. Returns the journal entries written (none when the timer only shows).
+        Raises :class:`ActionRejected` ("stale") when that timer is no longer running."""
+        due = self.timer()
+        if due is None or due["key"] != key or self.is_paused:
+            raise ActionRejected("stale", "that timer is no longer running")
+        if due["ends"] is None:
+            return []
+        return self.apply(TIMEKEEPER, {"type": due["ends"]})
+
     def result(self) -> Result | None:
         if self._meta["ended"] and self.game.result(self._state) is None:
             return Result(winners=[], scores=[0] * self.seats, reason="ended by the host")
@@ -306,12 +335,17 @@ class Match:
 
     def _check_legal(self, actor: Actor, action: Action) -> Action:
         kind = action["type"]
-        if actor != HOST and actor not in range(self.seats):
+        if actor not in (HOST, TIMEKEEPER) and actor not in range(self.seats):
             raise ActionRejected("unknown_seat", f"there is no seat {actor!r}")
         if self._meta["ended"] or self.is_over:
             raise ActionRejected("match_over", "the match is over")
         if self.is_paused:
             raise ActionRejected("paused", "the host has paused the match")
+        if actor == TIMEKEEPER:
+            due = self.timer()
+            if due is None or due["ends"] is None or action != {"type": due["ends"]}:
+                raise ActionRejected("not_now", "no timer of this step ends that way")
+            return action
         if kind not in self.game.action_types:
             raise ActionRejected("unknown_action",
                                  f"{self.game.spec.title} has no action {kind!r}")

@@ -25,6 +25,8 @@ PUBLIC = "public"
 HOST = "host"
 #: Who may act: a seat, the host, or chance (the match's seeded generator).
 CHANCE = "chance"
+#: ... or the table's timekeeper, when a timed step's time is up (see :class:`Timed`).
+TIMEKEEPER = "timekeeper"
 Viewer = Union[int, str]
 Actor = Union[int, str]
 State = dict[str, Any]
@@ -55,6 +57,29 @@ def always(state: State, actor: Actor) -> list[dict[str, Any]]:
     return [{}]
 
 
+def _one_lap(state: State) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A step the host may put a timer on (docs/engine.md, "Step timers").
+
+    ``option`` names the game option holding its seconds (0: no timer). ``ends`` is the
+    move the timekeeper makes when the time is up, or None when the end of the time is
+    only shown: a timer may end a discussion or a turn, never choose for a player.
+    ``lap(state)`` says what starts the timer again (a new buyer, a new turn); it may
+    read only what every seat can see, as the timer shows on every screen. Steps that
+    give the same ``span`` share one timer (a turn made of several steps); by default a
+    step's timer is its own.
+    """
+
+    option: str
+    ends: str | None = None
+    lap: Callable[[State], Any] = _one_lap
+    span: str | None = None
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a game's flow: who acts in it, and what each of them may do.
@@ -70,6 +95,8 @@ class Step:
     chance: Mapping[str, Drawer] = field(default_factory=dict)
     #: The chance move due now, when a step has several (default: its first).
     draw: Callable[[State], str] | None = None
+    #: A timer the host may set on this step, and what its end does.
+    timed: Timed | None = None
 
 
 @dataclass
@@ -119,6 +146,7 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         moves = {t for s in cls.steps.values() for t in (*s.moves, *s.chance)}
+        moves |= {s.timed.ends for s in cls.steps.values() if s.timed and s.timed.ends}
         missing = sorted(t for t in moves if not callable(getattr(cls, "move_" + t, None)))
         if missing:
             raise TypeError(f"{cls.__name__} declares moves with no move_ method: {missing}")
@@ -130,8 +158,9 @@ class Game:
 
     @property
     def action_types(self) -> frozenset[str]:
-        """Every move a seat or the host may make in some step (chance's excluded, so
-        a seat that sends a chance move is told the game has no such action)."""
+        """Every move a seat or the host may make in some step (chance's and the
+        timekeeper's excluded, so a seat that sends one is told the game has no such
+        action)."""
         return frozenset(t for s in self.steps.values() for t in s.moves)
 
     def step(self, state: State) -> str:
@@ -160,6 +189,13 @@ class Game:
             return []
         return [{"type": kind, **fields}
                 for kind, lister in step.moves.items() for fields in lister(state, actor)]
+
+    def timed(self, state: State) -> tuple[str, Timed] | None:
+        """(the step's name, its :class:`Timed`) when the step now may be timed."""
+        step = self._step(state)
+        if step is None or step.timed is None:
+            return None
+        return self.step(state), step.timed
 
     def chance_action(self, state: State, chance: Chance) -> Action | None:
         """The chance action due now (dice, a shuffle, a draw), or None if none is."""

@@ -56,6 +56,16 @@ class Option:
         return out
 
 
+#: The longest step timer a host may set, in seconds.
+TIMER_MAX = 900
+
+
+def timer_option(name: str, what: str) -> Option:
+    """The option that sets a step timer (``Timed``): seconds, 0 for no timer."""
+    return Option(name, 0, f"{what}: seconds on the timer, 0 for none",
+                  minimum=0, maximum=TIMER_MAX)
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """The declarative card of a game: id, title, seat range, options."""

@@ -8,7 +8,8 @@ exactly one SSD1306 page, so changing one line re-sends at most one 128-byte pag
                than five lines)
     row 5      while browsing: what select does now (``select: cast this vote``,
                ``select: open``, ``select: back``); the lines keep rows 1-4
-    row 6      a rule, with or without choices; while browsing ``< 2/5 >`` in its middle
+    row 6      a rule, with or without choices; while browsing ``< 2/5 >`` in its middle,
+               else the step timer (``0:42``) when one runs
     row 7      the highlighted menu line (masked at rest when it is secret, with what
                select does then: ``? 2/5 - press to see``), else empty
 
@@ -133,7 +134,7 @@ def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
     # Everything the drawing below reads, and nothing else (not a choice's action).
     shown = state.display
     content = None if shown is None else (
-        shown.title, shown.lines,
+        shown.title, shown.lines, shown.timer,
         tuple((c.label, c.secret, c.group, c.short, confirm_words(shown, c.action))
               for c in shown.choices), shown.private)
     return (state.mode, content, state.highlight, state.seat_number, state.qr_url,
@@ -191,25 +192,33 @@ def _draw_main(canvas: _Canvas, display: Display, highlight: int, path: tuple[st
     if not lines:
         # The rule stays put while there is nothing to choose: choices coming and
         # going (at every vote) then redraw the choice row, not a full-width rule too.
-        canvas.rule(rule_row)
+        _labelled_rule(canvas, rule_row, display.timer)
         return
     index = highlight % len(lines)
     line = lines[index]
     position = f"{index + 1}/{len(lines)}"
     if browsing:
-        label = f"< {position} >"
-        half = (canvas.width - font.text_width(label)) // 2
-        canvas.rule(rule_row, 0, half - 4)
-        canvas.rule(rule_row, canvas.width - half + 3)
-        canvas.centred(rule_row, label)
+        _labelled_rule(canvas, rule_row, f"< {position} >")
         canvas.centred(choice_row, line_text(display, path, line, canvas.cols))
     elif line.secret:
-        canvas.rule(rule_row)
+        _labelled_rule(canvas, rule_row, display.timer)
         canvas.text(choice_row, f"? {position} - press to see")
     else:
-        canvas.rule(rule_row)
+        _labelled_rule(canvas, rule_row, display.timer)
         canvas.text(choice_row, "> " + line_text(display, path, line, canvas.cols - 2,
                                                   at_rest=True))
+
+
+def _labelled_rule(canvas: _Canvas, row: int, label: str) -> None:
+    """A full-width rule, or one with ``label`` in its middle (the page while browsing,
+    the step timer at rest): the timer's second changes one page of the panel."""
+    if not label:
+        canvas.rule(row)
+        return
+    half = (canvas.width - font.text_width(label)) // 2
+    canvas.rule(row, 0, half - 4)
+    canvas.rule(row, canvas.width - half + 3)
+    canvas.centred(row, label)
 
 
 def select_does(display: Display, line: MenuItem) -> str:

@@ -134,26 +134,39 @@ class Payloads:
     def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views, *,
                 seat_count: int, names: list[str], claimed: set[int],
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
-                night: dict[str, Any] | None = None) -> None:
+                night: dict[str, Any] | None = None,
+                timer: dict[str, Any] | None = None, nudges: Any = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
         changed. ``pods`` reports the seat pods for the host page; ``night`` is the
-        night's standings (:mod:`companion.table.night`), public."""
+        night's standings (:mod:`companion.table.night`), public; ``timer`` the step
+        timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
+        (:mod:`companion.table.nudges`) each page's nudge count and switch."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
         board = self._board(match, views)
         public = self._public(match, summary, board, views, seat_count, names, claimed)
+        public["timer"] = timer
+        if nudges is not None:
+            public["nudge"] = nudges.for_table()
         if night is not None:
             public["night"] = night
         self._store(PUBLIC, public)
         for seat, display in enumerate(displays):
             self._offered(seat, [c.action for c in display.choices])
-            self._store(seat, self._seat(match, seat, display, summary, board, views, names))
+            payload = self._seat(match, seat, display, summary, board, views, names)
+            payload["timer"] = timer if payload["seat"]["playing"] else None
+            if nudges is not None:
+                payload["nudge"] = nudges.for_seat(seat)
+            self._store(seat, payload)
         host_legal = match.legal_actions(HOST) if match else []
         self._offered(HOST, host_legal)
-        self._store(HOST, self._host(match, public, host_legal, views, seat_count, names,
-                                     claimed, pods() if pods else []))
+        host = self._host(match, public, host_legal, views, seat_count, names, claimed,
+                          pods() if pods else [])
+        if nudges is not None:
+            host["host"]["nudges"] = dict(nudges.switches)
+        self._store(HOST, host)
 
     def _board(self, match: Match | None, views: Views) -> list[dict[str, Any]]:
         """The public board, its log carrying the match's whole kept story."""

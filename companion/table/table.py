@@ -4,7 +4,8 @@ Button callbacks (on gpiozero's threads), web requests and serial pods all call
 :meth:`Table.press` or :meth:`Table.submit`; a single lock turns them into engine actions
 one at a time. After every change the table redraws each seat from that seat's display
 model, rebuilds every viewer's payload (:mod:`companion.table.payloads`) and wakes the
-live hub. Between matches the seats show the lobby (:mod:`companion.table.lobby`).
+live hub. Between matches the seats show the lobby (:mod:`companion.table.lobby`). A
+step timer set by the host runs in :mod:`companion.table.timekeeper`.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import companion.games
 from companion.access import HostPin, SeatAccess
+from companion.clocks import Clock, MonotonicClock
 from companion.engine import Display, Game, Journal, Match
 from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
@@ -22,6 +24,9 @@ from companion.table import lobby
 from companion.table.night import Night
 from companion.table.painter import ScreenPainter, SeatDevice, paint
 from companion.table.payloads import Payloads, Views, chart
+from companion.table.notes import TableNotes
+from companion.table.nudges import Nudges
+from companion.table.timekeeper import Timekeeper
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +44,14 @@ class Table:
                  seat_count: int | None = None, base_url: str = "http://mutiny.local",
                  hub: Listener | None = None, clock=None, access: SeatAccess | None = None,
                  pin: HostPin | None = None, background_screens: bool = False,
-                 night: Night | None = None):
+                 night: Night | None = None, timer_clock: Clock | None = None):
         """``night`` keeps tonight's finished matches (default: a file beside the
-        journal's, :mod:`companion.table.night`). ``background_screens`` draws the seats' screens on a thread of their own, so
-        an action's answer and its pushes to phones do not wait for I2C transfers (and,
-        when the hub can tell, after the phones were sent theirs); off, a screen is
-        drawn before ``submit``/``press`` return (what tests want)."""
+        journal's, :mod:`companion.table.night`). ``background_screens`` draws the
+        seats' screens on a thread of their own, so an action's answer and its pushes
+        to phones do not wait for I2C transfers (and, when the hub can tell, after the
+        phones were sent theirs); off, a screen is drawn before ``submit``/``press``
+        return (what tests want). ``timer_clock`` runs the step timers (default: a
+        monotonic clock of the table's own; tests give a ``ManualClock``)."""
         self.journal = journal
         self.devices = list(seats)
         self.seat_count = seat_count or len(self.devices) or 4
@@ -61,6 +68,13 @@ class Table:
         self._last_error: dict[int, str] = {}
         self._payloads = Payloads(self.access.first_version)
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
+        self._displays: list[Display] = []  # each seat's display at the last refresh
+        self._acting_now: Actor | None = None  # who made the change being refreshed
+        self.notes = TableNotes.beside(journal.path)
+        self.nudges = Nudges(self.seat_count, self.notes)
+        self._owns_timer_clock = timer_clock is None
+        self.timekeeper = Timekeeper(timer_clock or MonotonicClock(), self._timer_tick,
+                                     self._time_up, self.notes)
         settle = getattr(hub, "wait_sent", None)
         self._screens = ScreenPainter(self.devices, settle) if background_screens else None
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
@@ -157,19 +171,21 @@ class Table:
         with self._lock:
             if version is not None and version != self._payloads.turn(actor):
                 raise ActionRejected("stale", "the table has moved on; look again")
-            if isinstance(actor, int) and lobby.is_lobby_action(action):
-                self._lobby(actor, action)  # seat 1's phone: the same lobby as its buttons
-            else:
-                match = self._current()
-                match.apply(actor, action)
-                if match.is_over:
-                    self.night.record(match)
-                    self.journal.finish(match.id)
-            if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
-                self._last_error.pop(actor, None)  # seat acts, by buttons or phone
-            # A double tap must not act twice, even where the choices look the same.
-            version = self._payloads.acted(actor)
-            self.refresh()
+            self._acting_now = actor
+            try:
+                if isinstance(actor, int) and lobby.is_lobby_action(action):
+                    self._lobby(actor, action)  # seat 1's phone: the lobby of its buttons
+                else:
+                    match = self._current()
+                    match.apply(actor, action)
+                    self._after(match)
+                if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
+                    self._last_error.pop(actor, None)  # seat acts, by buttons or phone
+                # A double tap must not act twice, even where the choices look the same.
+                version = self._payloads.acted(actor)
+                self.refresh()
+            finally:
+                self._acting_now = None
             return version
 
     def press(self, seat: int, action: dict[str, Any]) -> None:
@@ -228,6 +244,13 @@ class Table:
         phone joined the seat: docs/security.md)."""
         with self._lock:
             self._last_error[seat] = message
+            self.refresh()
+
+    def switch_nudges(self, name: str, on: bool) -> None:
+        """The host turns the phones' buzz ("vibrate") or the display's chime ("sound")
+        on or off (kept across restarts)."""
+        with self._lock:
+            self.nudges.switch(name, on)
             self.refresh()
 
     def rename(self, seat: int, name: str) -> None:
@@ -303,23 +326,74 @@ class Table:
     def refresh(self) -> None:
         """Redraw every seat, rebuild every viewer's payload and wake every stream."""
         with self._lock:
-            views = Views(self.match)  # each viewer's view is built once a refresh
-            displays = [self._display(seat, views) for seat in range(self.seat_count)]
-            for index, device in enumerate(self.devices):
-                claimed = index in self._claimed and index not in self._showing_code
-                shown = displays[index] if claimed else self.join_url(index)
-                if self._shown.get(index) == shown:
-                    continue  # most actions change one or two seats' screens
-                self._shown[index] = shown
-                if self._screens is not None:
-                    self._screens.paint(index, shown)
-                else:
-                    paint(device, shown)
-            self._payloads.rebuild(self.match, displays, views, seat_count=self.seat_count,
+            match = self.match
+            self.timekeeper.follow(match and match.id, match and match.timer(),
+                                   bool(match and match.is_paused))
+            views = Views(match)  # each viewer's view is built once a refresh
+            self._displays = [self._display(seat, views) for seat in range(self.seat_count)]
+            self.nudges.follow(match and match.id, match.step() if match else "",
+                               [d.led for d in self._displays], self._acting_now)
+            self._paint_seats()
+            self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
                                    names=self.access.names(), claimed=self._claimed,
-                                   pods=self.pod_report, night=self.night.payload())
+                                   pods=self.pod_report, night=self.night.payload(),
+                                   timer=self.timekeeper.shown(), nudges=self.nudges)
         if self.hub is not None:
             self.hub.publish()
+
+    def _paint_seats(self) -> None:
+        """Hand each seat's device what it shows now: its display with the step timer,
+        or its join code. Callers hold the table lock."""
+        face, blinking = self.timekeeper.face(), self.timekeeper.blinking()
+        for index, device in enumerate(self.devices):
+            claimed = index in self._claimed and index not in self._showing_code
+            if not claimed:
+                shown: Any = self.join_url(index)
+            else:
+                shown = display = self._displays[index]
+                if face and display.title != "Match ended":
+                    # The last seconds blink the lights of the seats still to act.
+                    led = "blink" if blinking and display.led == "on" else display.led
+                    shown = _with(display, timer=face, led=led)
+            if self._shown.get(index) == shown:
+                continue  # most actions change one or two seats' screens
+            self._shown[index] = shown
+            if self._screens is not None:
+                self._screens.paint(index, shown)
+            else:
+                paint(device, shown)
+
+    def _timer_tick(self, at_zero: bool) -> None:
+        """A second of the step timer went by: the seats' screens show it. At zero the
+        payloads say so too (the phones count down by themselves until then)."""
+        if at_zero:
+            self.refresh()
+            return
+        with self._lock:
+            if self._displays:
+                self._paint_seats()
+
+    def _time_up(self, key: str) -> None:
+        """The step timer ``key`` ran out: the timekeeper makes the step's ending move."""
+        with self._lock:
+            match = self.match
+            if match is None:
+                return
+            try:
+                if not match.time_up(key):
+                    return
+            except ActionRejected as exc:  # the step moved on meanwhile
+                log.info("timer %s: %s", key, exc.code)
+                return
+            log.info("match %s: time is up (%s)", match.id, key)
+            self._after(match)
+            self.refresh()
+
+    def _after(self, match: Match) -> None:
+        """A change was applied to ``match``: a finished match goes to the night."""
+        if match.is_over:
+            self.night.record(match)
+            self.journal.finish(match.id)
 
     def twin(self, match: Match, journal: Journal) -> "Table":
         """A copy of this table playing ``match`` instead (a fork of this one, perhaps
@@ -336,6 +410,8 @@ class Table:
             twin._last_error = dict(self._last_error)
             twin._payloads = self._payloads.copy()
             twin._shown = {}
+            twin.timekeeper, twin._owns_timer_clock = self.timekeeper.copy(), False
+            twin.nudges = self.nudges.copy()
         twin.refresh()
         return twin
 
@@ -343,12 +419,16 @@ class Table:
         """Close the seats, the journal and the seat access file (idempotent)."""
         if self._screens is not None:
             self._screens.close()
+        self.timekeeper.close()
+        if self._owns_timer_clock:
+            self.timekeeper.clock.close()
         with self._lock:
             for device in self.devices:
                 device.close()
             self.journal.close()
             self.access.close()
             self.night.close()
+            self.notes.close()
 
 
 def _hosts_word(match: Match, display: Display) -> Display:

@@ -17,6 +17,7 @@ from companion import jsontext
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
 from companion.errors import MutinyError, UnknownGame
+from companion.table import nudges
 from companion.table.lobby import game_specs
 from companion.web import auth
 from companion.web.live import StreamEnded
@@ -269,6 +270,27 @@ def host_new_night():
     """A new game night: the standings start again (phones stay joined)."""
     _table().new_night()
     return jsonify(ok=True)
+
+
+@bp.post("/host/nudges")
+@auth.host_required
+def host_nudges():
+    """Switch the phones' buzz and the table display's chime: ``{"vibrate": false}``,
+    ``{"sound": true}`` or both (docs/table.md, "Nudges")."""
+    given = {name: g.body[name] for name in nudges.SWITCHES if name in g.body}
+    if not given or set(g.body) - set(nudges.SWITCHES) or not all(
+            type(on) is bool for on in given.values()):
+        raise ApiError("bad_request", "give vibrate and/or sound, each true or false")
+    for name, on in given.items():
+        _table().switch_nudges(name, on)
+    return jsonify(ok=True, nudges=_table().nudges.switches)
+
+
+@bp.get("/clock")
+def clock():
+    """The table's clock, in milliseconds: a page counts a step timer down against it
+    (a timer's ``since`` is on this clock), whatever its own clock says."""
+    return jsonify(now=round(_table().timekeeper.clock.now() * 1000))
 
 
 @bp.get("/host/night.json")

@@ -131,7 +131,8 @@ def test_registered_with_its_options():
     assert (spec.min_seats, spec.max_seats) == (4, 8) and GAME.has_secrets
     names = {opt.name for opt in spec.options}
     assert names == {"mode", "wins", "shared_victory", "empty_ends_round",
-                     "stuck_discovers", "first_dealer", "stack", "next_round"}
+                     "stuck_discovers", "first_dealer", "stack", "next_round",
+                     "turn_seconds"}
     assert spec.resolve_options()["mode"] == "phones"
 
 

@@ -163,7 +163,7 @@ def test_options_default_to_the_rulings_and_refuse_odd_values():
     match = Match.create(GAME, 4, seed=1)
     assert match.options == {"dice": "companion", "islands": "deck", "ballot": "public",
                              "cup_draws": "companion", "card_window": "until_all_pass",
-                             "crew_needs_rum": True, "stack": ""}
+                             "crew_needs_rum": True, "stack": "", "buying_seconds": 0}
     for bad in ({"ballot": "shouted"}, {"crew_needs_rum": 1}, {"stack": "Cannon!"},
                 {"colour": "red"}):
         with pytest.raises(OptionError):

@@ -118,7 +118,7 @@ def test_options_default_to_the_rulings_and_refuse_odd_values():
     assert match.options == {"mode": "clock", "time_source": "clock",
                              "role_seats": "random", "confession": "truthful",
                              "change_course": "player_recasts", "course_as_cast": True,
-                             "jury": True, "ready_warns": True}
+                             "jury": True, "ready_warns": True, "discussion_seconds": 0}
     for bad in ({"mode": "dice"}, {"jury": 1}, {"confession": "lies"}, {"colour": "red"}):
         with pytest.raises(OptionError):
             Match.create(GAME, 4, bad, seed=1)

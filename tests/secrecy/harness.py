@@ -11,7 +11,10 @@ notice is compared byte for byte:
 * every seat's LED;
 * every viewer's payload (the public table display, the host page, every seat's phone
   but the acting seat's own, which is private) and how many times it was pushed (its
-  serial moves once per push).
+  serial moves once per push): the step timer and the nudges (phones' buzz, the
+  display's chime) are in the payloads, so they are compared too.
+
+Each table's step timer runs on its seats' fake clock, so a test moves both on alike.
 
 Moves are made with the seats' buttons alone (``Seat.presses_to_choose``), as a player
 would make them.
@@ -38,7 +41,8 @@ class Side:
 
     def __init__(self, folder: Path, name: str, seats: int = 4):
         self.hardware = open_seats(sim_table_config(seats), "sim", clock=ManualClock())
-        self.table = Table(Journal(folder / f"{name}.sqlite3"), list(self.hardware))
+        self.table = Table(Journal(folder / f"{name}.sqlite3"), list(self.hardware),
+                           timer_clock=self.hardware.clock)
         for seat in range(seats):
             self.hardware.click(seat, "select")  # every seat claimed by a press
 
@@ -50,19 +54,37 @@ class Side:
         self.table.start(game, players, options=options, seed=seed)
         self.rest()
 
-    def choose(self, seat: int, wanted: Wanted) -> dict[str, Any]:
+    def choose(self, seat: int, wanted: Wanted, presses: int | None = None) -> dict[str, Any]:
         """Make, with seat ``seat``'s buttons alone, the first choice ``wanted`` accepts;
-        then let every screen come to rest."""
+        then let every screen come to rest. ``presses``: take as long as that many
+        presses would (a twin reaching its choice in more presses), so that both tables
+        act at the same moment of their clocks and their step timers stay alike."""
         device = self.hardware[seat]
         choices = device.display.choices
+        plan = device.presses_to_choose(self._target(seat, wanted))
+        if presses is not None:
+            self.hardware.advance((presses - len(plan)) * self.click_time)
+        for button in plan:
+            self.hardware.click(seat, button)
+        self.rest()
+        return choices[self._target(seat, wanted, choices)].action
+
+    def presses(self, seat: int, wanted: Wanted) -> int:
+        """How many presses choosing ``wanted`` takes at seat ``seat``."""
+        return len(self.hardware[seat].presses_to_choose(self._target(seat, wanted)))
+
+    def _target(self, seat: int, wanted: Wanted, choices=None) -> int:
+        choices = choices if choices is not None else self.hardware[seat].display.choices
         target = next((i for i, c in enumerate(choices) if wanted(c.action)), None)
         if target is None:
             raise AssertionError(f"seat {seat + 1} offers no such choice: "
                                  f"{[c.action for c in choices]}")
-        for button in device.presses_to_choose(target):
-            self.hardware.click(seat, button)
-        self.rest()
-        return choices[target].action
+        return target
+
+    @property
+    def click_time(self) -> float:
+        """How far a click moves the fake clock (a press and a release, each settling)."""
+        return 2 * (self.hardware.config.bounce_ms / 1000 + 0.001)
 
     def offers(self, seat: int, wanted: Wanted) -> bool:
         return any(wanted(c.action) for c in self.hardware[seat].display.choices)
@@ -120,8 +142,28 @@ class Twins:
         return self.one, self.two
 
     def both(self, seat: int, wanted: Wanted) -> None:
+        self.apart(seat, wanted, wanted)
+
+    def apart(self, seat: int, at_one: Wanted, at_two: Wanted) -> None:
+        """Seat ``seat`` makes choice ``at_one`` at the first table and ``at_two`` at the
+        second, both at the same moment of their clocks."""
+        presses = max(self.one.presses(seat, at_one), self.two.presses(seat, at_two))
+        self.one.choose(seat, at_one, presses)
+        self.two.choose(seat, at_two, presses)
+
+    def only_one(self, seat: int, wanted: Wanted) -> dict[str, Any]:
+        """Seat ``seat`` makes a choice at the first table only; the second one's clock
+        moves on alike (the step timers run on)."""
+        presses = self.one.presses(seat, wanted)
+        action = self.one.choose(seat, wanted)
+        self.two.hardware.advance(presses * self.two.click_time)
+        self.two.rest()
+        return action
+
+    def advance(self, seconds: float) -> None:
+        """Time goes by at both tables."""
         for side in self.sides:
-            side.choose(seat, wanted)
+            side.hardware.advance(seconds)
 
     def until(self, done: Callable[[Any], bool], pick: Wanted = lambda action: True,
               limit: int = 300) -> None:

@@ -163,3 +163,18 @@ def test_ready_tells_an_unused_search_or_confession_and_the_rest_stays_alike(twi
     pair.assert_same(private=[boatswain])
     pair.both(boatswain, action_is(type="ready"))
     pair.assert_same(private=[boatswain])
+
+
+def test_the_discussion_timer_and_the_nudges_tell_nothing_of_a_cabin_search(twins):
+    pair, r = declared(twins, discussion_seconds=60)
+    boatswain = r[BOATSWAIN]
+    pair.only_one(boatswain, action_is(type="search", target=r[NAVIGATOR]))
+    pair.assert_same(private=[boatswain])
+    pair.both(r[NAVIGATOR], action_is(type="ready"))
+    pair.advance(45)  # the last seconds: the lights of the seats still talking blink
+    assert pair.one.hardware[r[HELMSMAN]].led_state == "blink"
+    pair.assert_same(private=[boatswain])
+    pair.advance(20)  # the time is up: the vote opens, every voter is nudged alike
+    assert pair.one.match.step() == pair.two.match.step() == "vote1"
+    pair.assert_same(private=[boatswain])
+

@@ -5,7 +5,7 @@ Rulings: see docs/games/booty-dice.md.
 """
 from __future__ import annotations
 
-from companion.engine.spec import GameSpec, Option
+from companion.engine.spec import GameSpec, Option, timer_option
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -61,6 +61,8 @@ SPEC = GameSpec(
         Option("finite_supplies", True, "Buried Treasure and War Chest can run dry (B3)"),
         Option("plunder", True, "Captain's Plunder: the roller takes a victim's gold (B5)"),
         Option("win_at_once", True, "25 Doubloons win the moment they are held (B6)"),
+        timer_option("turn_seconds", "each turn (when it runs out the table says so; "
+                     "nothing is rolled or stopped for the player)"),
     ),
     summary="Roll six pirate dice up to three times; first to 25 Doubloons or last "
             "pirate alive wins.",

@@ -13,7 +13,7 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
-                                    Step, Viewer, always)
+                                    Step, Timed, Viewer, always)
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
 from companion.games.booty_dice import board as tabletop
@@ -38,6 +38,11 @@ EARLIER_TURNS = 3
 
 def _the_roller(state: State) -> list[Actor]:
     return [state["roller"]]
+
+
+#: The host's turn timer (option ``turn_seconds``): one per turn, over all its steps; its
+#: end only shows (docs/games/booty-dice.md, "Timers").
+_TURN_TIMER = Timed("turn_seconds", span="turn", lap=lambda state: state["turn"])
 
 
 def _who_rolls(state: State) -> list[Actor]:
@@ -80,11 +85,12 @@ class BootyDice(Game):
     spec = SPEC
     has_secrets = False
     steps = {
-        ROLLING: Step(who=_who_rolls, moves={"enter": _faces}, chance={"dice": _roll_dice}),
+        ROLLING: Step(who=_who_rolls, moves={"enter": _faces}, chance={"dice": _roll_dice},
+                      timed=_TURN_TIMER),
         DECIDING: Step(who=_the_roller, moves={"hold": _holds, "roll": _free_dice_to_roll,
-                                               "stop": always}),
+                                               "stop": always}, timed=_TURN_TIMER),
         TARGETING: Step(who=_the_roller, moves={"attack": _cutlass_targets,
-                                                "steal": _steal_targets}),
+                                                "steal": _steal_targets}, timed=_TURN_TIMER),
     }
 
     def setup(self, seats: int, options: dict[str, Any]) -> State:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine.spec import GameSpec, Option
+from companion.engine.spec import GameSpec, Option, timer_option
 from companion.errors import OptionError
 
 GAME_ID = "captains-orders"
@@ -62,6 +62,8 @@ SPEC = GameSpec(
                choices=("everyone", "anyone")),
         Option("first_dealer", 1, "the seat (1-based) that deals the first round",
                minimum=1, maximum=8),
+        timer_option("turn_seconds", "each turn (when it runs out the table says so; "
+                     "nothing is played for the player)"),
         Option("stack", "",
                "tests and teaching (phones mode): stacked decks, one per round, separated "
                "by '/', each comma-separated ranks from the top; dealt six by six to "

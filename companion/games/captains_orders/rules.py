@@ -14,7 +14,7 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (
-    CHANCE, HOST, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
+    CHANCE, HOST, Action, Actor, Context, Game, Result, State, Step, Timed, Viewer, always,
 )
 from companion.errors import OptionError
 from companion.games import kit
@@ -239,7 +239,9 @@ class CaptainsOrders(Game):
         DEAL: Step(who=lambda state: [CHANCE], chance={"deal": _deal}),
         TURN: Step(who=_turn_player, moves={
             "play": _plays, "pass": _passes, "ask": _asks, "follow": _follows,
-            "belay": _belays, "skip": _skips, "accuse": _accusations}),
+            "belay": _belays, "skip": _skips, "accuse": _accusations},
+            # The host's turn timer: its end only shows (docs/games/captains-orders.md).
+            timed=Timed("turn_seconds", lap=lambda state: [state["round"], state["turn"]])),
         DISCARD: Step(who=_discarder, moves={"discard": _hand_cards}),
         GIVE: Step(who=_giver, moves={"give": _hand_cards}),
         DECLARE: Step(who=_emptier, moves={"declare": _declarations}),

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.spec import GameSpec, Option
+from companion.engine.spec import GameSpec, Option, timer_option
 from companion.errors import OptionError
 
 # -- constants ---------------------------------------------------------------------------
@@ -122,6 +122,8 @@ SPEC = GameSpec(
         Option("events", True,
                "F5: Storm, Parrot, Kraken, Shore Leave, Plank, Spyglass take effect "
                "(off: an event card is discarded with no effect)"),
+        timer_option("turn_seconds", "each turn (when it runs out the table says so; "
+                     "nothing is flipped for the player)"),
         Option("captain_mutiny", "ignored",
                "F6: 'ignored' - a Mutiny a Captain reveals is ignored, tied or not; "
                "'tied_pick' - a Captain tied with others turns it on one of them",

@@ -14,7 +14,7 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
-                                    Step, Viewer, always)
+                                    Step, Timed, Viewer, always)
 from companion.errors import OptionError
 from companion.games import kit
 from companion.games.card_mutiny import board, howto, show, tabletop, views
@@ -34,6 +34,11 @@ ENTRY_ORDER = TOP_KINDS + GEMS + EVENTS
 
 def _active(state: State) -> list[Actor]:
     return [state["turn"]]
+
+
+#: The host's turn timer (option ``turn_seconds``): one per turn, over all its steps; its
+#: end only shows (docs/games/card-mutiny.md, "Timers").
+_TURN_TIMER = Timed("turn_seconds", span="turn", lap=lambda state: state["turns"])
 
 
 def _chance(state: State) -> list[Actor]:
@@ -111,12 +116,12 @@ class CardMutiny(Game):
     steps = {
         DEAL: Step(who=_chance, chance={"deal": _deal}),
         FLIP: Step(who=_active, moves={"flip": _flips, "reveal": _reveals,
-                                       "accident": _accidents}),
-        TARGET: Step(who=_active, moves={"target": _targets}),
-        STORM: Step(who=_active, moves={"storm_row": _storm_rows}),
+                                       "accident": _accidents}, timed=_TURN_TIMER),
+        TARGET: Step(who=_active, moves={"target": _targets}, timed=_TURN_TIMER),
+        STORM: Step(who=_active, moves={"storm_row": _storm_rows}, timed=_TURN_TIMER),
         SHUFFLE: Step(who=_chance, chance={"storm_shuffle": _reshuffle}),
-        PEEK: Step(who=_active, moves={"peek": _peeks}),
-        LOOK: Step(who=_active, moves={"end_turn": always}),
+        PEEK: Step(who=_active, moves={"peek": _peeks}, timed=_TURN_TIMER),
+        LOOK: Step(who=_active, moves={"end_turn": always}, timed=_TURN_TIMER),
     }
 
     # -- setup ------------------------------------------------------------------------

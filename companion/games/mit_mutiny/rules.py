@@ -2,6 +2,7 @@
 result. Rulings: see docs/games/mit-mutiny.md."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import sys
@@ -13,8 +14,8 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, RedealFailed,
-                                    Result, Step, Viewer, always)
-from companion.engine.spec import GameSpec, Option
+                                    Result, Step, Timed, Viewer, always)
+from companion.engine.spec import GameSpec, Option, timer_option
 from companion.errors import ActionRejected
 
 from . import battle, board, flow, howto, redeal, show, view
@@ -55,6 +56,8 @@ SPEC = GameSpec(
                choices=("until_all_pass", "one_round")),
         Option("crew_needs_rum", True,
                "M2: hiring a crew die needs more Rum than crew dice"),
+        timer_option("buying_seconds", "each pirate's buying (when it runs out that "
+                     "pirate is done buying and the next one buys)"),
         Option("stack", "",
                "mystery card ids, comma-separated, put on top of the deck in this order "
                "(teaching and tests); empty: a fully shuffled deck"),
@@ -98,6 +101,14 @@ def _card_player(state: State) -> list[Actor]:
 
 def _buyer(state: State) -> list[Actor]:
     return [state["buyer"]]
+
+
+#: The host's buying timer (option ``buying_seconds``): each buyer's own, over the buying
+#: step and its picks; when it runs out that pirate is done buying (docs/games/mit-mutiny.md).
+_BUYING_TIMER = Timed("buying_seconds", ends="buying_over", span="buying",
+                      lap=lambda state: [state["round"], state["buyer"]])
+#: ... which runs on while the buyer picks, but never ends a pick.
+_BUYING_PICK_TIMER = dataclasses.replace(_BUYING_TIMER, ends=None)
 
 
 def _cup_drawer(state: State) -> list[Actor]:
@@ -260,9 +271,14 @@ class MitMutiny(Game):
         MADNESS: Step(who=_card_player, moves={"target": _madness_targets}),
         CUP: Step(who=_cup_drawer, moves={"drew": _cup_kinds}, chance={"cup": _draw_cup}),
         BUY: Step(who=_buyer, moves={"buy": _purchases, "trade": _trades,
-                                     "play": _buying_plays, "done": always}),
-        TREASURE: Step(who=_buyer, moves={"loot": _bank_kinds}),
-        PRESS: Step(who=_buyer, moves={"target": _press_targets}),
+                                     "play": _buying_plays, "done": always},
+                  timed=_BUYING_TIMER),
+        # A buyer's pick of loot or of a pirate to press finishes first: the time may
+        # be up then, but the timekeeper never picks for anyone.
+        TREASURE: Step(who=_buyer, moves={"loot": _bank_kinds},
+                       timed=_BUYING_PICK_TIMER),
+        PRESS: Step(who=_buyer, moves={"target": _press_targets},
+                    timed=_BUYING_PICK_TIMER),
     }
 
     # -- setup ------------------------------------------------------------------------
@@ -529,6 +545,11 @@ class MitMutiny(Game):
     def move_loot(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Buried Treasure: one cube of the pirate's choice from the bank."""
         flow.treasure_cube(state, actor, kind_index(action["kind"]))
+
+    def move_buying_over(self, state: State, actor: Actor, action: Action,
+                         ctx: Context) -> None:
+        """The timekeeper: the buyer's time is up; they are done, as with Done."""
+        flow.next_buyer(state, state["buy_order"].index(state["buyer"]) + 1)
 
     def move_done(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """The buyer is done; the next pirate clockwise buys, or the round ends."""

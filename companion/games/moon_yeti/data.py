@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.rules import State
-from companion.engine.spec import GameSpec, Option
+from companion.engine.spec import GameSpec, Option, timer_option
 
 ROLES = ("Boatswain", "Chaplain", "Helmsman", "Navigator")
 BOATSWAIN, CHAPLAIN, HELMSMAN, NAVIGATOR = ROLES
@@ -75,6 +75,8 @@ SPEC = GameSpec(
                "a Boatswain or Chaplain who has not searched or confessed gets 'Ready, and "
                "give up my search' (or confession) in place of 'Ready to vote' (off: "
                "plain 'Ready to vote', which forfeits it all the same)"),
+        timer_option("discussion_seconds", "each discussion (when it runs out the "
+                     "discussion ends and the vote opens; nobody's ballot is cast)"),
     ),
     summary="One of four officers is the Mutineer: discuss, use your role, and vote one "
             "sailor innocent, then one guilty.",

@@ -13,7 +13,7 @@ from companion.engine.chance import Chance
 from companion.engine.display import Display
 from companion.engine.match import clone
 from companion.engine.rules import (
-    CHANCE, Action, Actor, Context, Game, Result, State, Step, Viewer, always,
+    CHANCE, Action, Actor, Context, Game, Result, State, Step, Timed, Viewer, always,
 )
 from companion.games.moon_yeti import board as tabletop
 from companion.games.moon_yeti import redeal as redealing
@@ -48,6 +48,12 @@ def _everyone(state: State) -> list[Actor]:
 
 def _not_ready(state: State) -> list[Actor]:
     return [s for s in range(state["seats"]) if not state["ready"][s]]
+
+
+#: The host's discussion timer (option ``discussion_seconds``): when it runs out the
+#: discussion is over, as if everyone still talking pressed Ready; no ballot is cast for
+#: anyone (docs/games/moon-yeti.md, "Timers").
+_DISCUSSION_TIMER = Timed("discussion_seconds", ends="discussion_over")
 
 
 def _voters_owing(state: State) -> list[Actor]:
@@ -226,10 +232,11 @@ class MoonYeti(Game):
         DECLARE: Step(who=_everyone, moves={"declare": _declarations}),
         CLOCK: Step(who=_chance, chance={"time": _read_clock}),
         DISCUSS1: Step(who=_not_ready, moves={"search": _searches, "confess": _confessions,
-                                              "ready": always}),
+                                              "ready": always}, timed=_DISCUSSION_TIMER),
         VOTE1: Step(who=_voters_owing, moves={"vote": _ballots, "one_vote": _no_second_ballot}),
         RECKON: Step(who=_role(NAVIGATOR), moves={"reckon": _reckonings, "decline": always}),
-        DISCUSS2: Step(who=_not_ready, moves={"condemn": _condemnations, "ready": always}),
+        DISCUSS2: Step(who=_not_ready, moves={"condemn": _condemnations, "ready": always},
+                       timed=_DISCUSSION_TIMER),
         VOTE2: Step(who=_voters_owing, moves={"vote": _ballots, "one_vote": _no_second_ballot,
                                               "bosun_wait": _bosun_waits}),
         BOSUN: Step(who=_role(BOATSWAIN), moves={"vote": _late_ballots,
@@ -284,6 +291,13 @@ class MoonYeti(Game):
     # -- discussions -------------------------------------------------------------------
     # Every discussion move is a reveal: host undo then never reaches across one, so
     # whether the undo button is offered cannot betray a secret Search or Confession.
+    def move_discussion_over(self, state: State, actor: Actor, action: Action,
+                             ctx: Context) -> None:
+        """The timekeeper: the discussion's time is up; everyone not ready yet is, and
+        the vote opens (an unused search or confession is given up, as with Ready)."""
+        for seat in _not_ready(state):
+            self.move_ready(state, seat, {"type": "ready"}, ctx)
+
     def move_ready(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         state["ready"][actor] = True
         ctx.reveal()

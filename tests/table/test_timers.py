@@ -1,0 +1,135 @@
+"""Step timers at the table: set by the host per game, shown on every screen, held by a
+pause, resumed after a restart, and ended as the game says (docs/table.md, "Timers")."""
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import HOST, PUBLIC, ActionRejected, Journal
+from companion.table import Table
+from tests.table.conftest import claim_all
+
+
+@pytest.fixture
+def timed(hardware, tmp_path):
+    """A table whose step timers run on the seats' fake clock."""
+    tables: list[Table] = []
+
+    def make() -> Table:
+        table = Table(Journal(tmp_path / "journal.sqlite3"), list(hardware),
+                      timer_clock=hardware.clock)
+        tables.append(table)
+        claim_all(hardware)
+        return table
+
+    yield make
+    for table in tables:
+        table.close()
+
+
+def discussing(table, seconds=30):
+    """Moon Yeti at four seats in round 1's discussion, with a discussion timer."""
+    table.start("moon-yeti", 4, {"time_source": "typed", "discussion_seconds": seconds},
+                seed="timers")
+    table.submit(0, {"type": "declare", "minute": 7})
+    assert table.match.step() == "discuss1"
+
+
+def timer(table, viewer=PUBLIC):
+    return table.payload(viewer)[1]["timer"]
+
+
+def test_the_discussion_timer_shows_everywhere_and_ends_the_discussion(timed, hardware):
+    table = timed()
+    discussing(table)
+    shown = timer(table)
+    assert shown["seconds"] == 30 and shown["left"] == 30 and shown["running"]
+    assert shown["ends"] is True
+    assert all(timer(table, seat) == shown for seat in range(4))
+    assert hardware[2].display.timer == "0:30"
+
+    table.submit(1, {"type": "ready"})  # a seat may still be ready before the time
+    hardware.advance(21)
+    assert hardware[0].display.timer == "0:09"
+    # The last seconds blink the lights of the seats still talking, and only theirs.
+    assert [hardware[s].led_state for s in range(4)] == ["blink", "off", "blink", "blink"]
+    assert table.match.step() == "discuss1"
+
+    hardware.advance(9)
+    assert table.match.step() == "vote1"  # the discussion is over: the vote opened
+    state = table.match.snapshot()["state"]
+    assert all(state["ready"])
+    assert table.match.acting() == [0, 1, 2, 3], "a timer cast a ballot"
+    entries = table.journal.entries(table.match.id)
+    assert [e.actor for e in entries][-1] == "timekeeper"
+    assert entries[-1].action == {"type": "discussion_over"}
+    assert timer(table) is None  # the vote is not timed
+    assert hardware[0].display.timer == ""
+
+
+def test_a_pause_holds_the_timer_and_resuming_runs_it_on(timed, hardware):
+    table = timed()
+    discussing(table)
+    hardware.advance(10)
+    table.submit(HOST, {"type": "pause"})
+    held = timer(table)
+    assert held["running"] is False and held["left"] == 20 and held["since"] is None
+    hardware.advance(300)
+    assert table.match.step() == "discuss1" and timer(table) == held
+    table.submit(HOST, {"type": "resume"})
+    assert timer(table)["running"] and timer(table)["left"] == 20
+    hardware.advance(19)
+    assert table.match.step() == "discuss1"
+    hardware.advance(1)
+    assert table.match.step() == "vote1"
+
+
+def test_a_restart_resumes_the_timer_where_it_was_noted(timed, hardware):
+    table = timed()
+    discussing(table)
+    hardware.advance(12)  # noted every 5 s: at 20 s left
+    table.close()
+
+    again = timed()
+    assert again.resume() is not None
+    shown = timer(again)
+    assert shown["left"] == 20 and shown["running"]
+    hardware.advance(20)
+    assert again.match.step() == "vote1"
+
+
+def test_a_turn_timer_only_says_the_time_is_up(timed, hardware):
+    table = timed()
+    table.start("booty-dice", 3, {"turn_seconds": 5}, seed="turns")
+    roller = table.match.acting()[0]
+    hardware.advance(6)
+    shown = timer(table)
+    assert shown["left"] == 0 and shown["running"] is False  # the payload says so
+    assert hardware[roller].display.timer == "0:00"
+    assert table.match.acting() == [roller]  # nothing was done for the roller
+    assert not [e for e in table.journal.entries(table.match.id) if e.actor == "timekeeper"]
+
+    table.submit(roller, {"type": "stop"})
+    while table.match.acting() == [roller]:  # resolve the turn (targets, if any)
+        seat_choices = table.match.legal_actions(roller)
+        table.submit(roller, seat_choices[0])
+    assert timer(table)["left"] == 5 and timer(table)["running"]  # the next turn's own
+
+
+def test_nothing_but_the_timekeeper_ends_a_discussion(timed, hardware):
+    table = timed()
+    discussing(table)
+    with pytest.raises(ActionRejected) as seat:
+        table.submit(2, {"type": "discussion_over"})
+    assert seat.value.code == "unknown_action"
+    with pytest.raises(ActionRejected) as stale:
+        table.match.time_up('["discuss1",null]x')
+    assert stale.value.code == "stale"
+
+
+def test_an_untimed_match_has_no_timer(timed, hardware):
+    table = timed()
+    discussing(table, seconds=0)
+    assert timer(table) is None
+    assert hardware[0].display.timer == ""
+    hardware.advance(3600)
+    assert table.match.step() == "discuss1"
