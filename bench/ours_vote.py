@@ -3,14 +3,15 @@
 :func:`run_ours` starts the real stack (``companion.serve.Server``: the sim seats, the
 table, the journal on disk, the Flask app on cheroot's threaded server, the live hub)
 on a free loopback port in a thread, puts ``bench/vote_game.py``'s match on the table,
-and joins all 8 seats through their join links. The clients run in a separate process
-(so they do not share the server's GIL): 8 seat streams (``/api/seat/stream``, each
-with its seat's cookie) and 2 public streams (``/api/public/stream``). Each ballot is a
-``POST /api/seat/act`` from this process; its latency runs from just before the POST
+and joins all 8 seats through their join links. The clients run in a separate process,
+as the peer's do (so they do not share the server's GIL): 8 seat streams
+(``/api/seat/stream``, each with its seat's cookie), 2 public streams
+(``/api/public/stream``) and the 8 seats' kept-alive connections that cast the ballots
+(``POST /api/seat/act``). A ballot's latency runs from just before its POST is written
 until all 10 streams have received the payload that counts it (every payload carries
-the number of ballots in, so every stream gets an event for every ballot). Both
-processes stamp times with ``time.monotonic()`` (CLOCK_MONOTONIC: one clock for every
-process on Linux).
+the number of ballots in, so every stream gets an event for every ballot); the next
+ballot waits for that and for the POST's answer. The server's process does nothing
+but serve.
 
     python -m bench.ours_vote [VOTES]     # p50 / p99 / max
 """
@@ -18,13 +19,11 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import selectors
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from http.client import HTTPConnection
 from http.cookies import SimpleCookie
@@ -66,45 +65,34 @@ def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None
 
 
 def _cast(server, total: int, warmup: int, pace_ms: float) -> list[float]:
-    """Join the seats, open the streams, cast ``total`` ballots; the timed ones' ms."""
+    """Join the seats; the clients' process opens the streams and casts ``total``
+    ballots; the timed ones' ms."""
     from bench.stats import frozen_start
+    from bench.vote_game import ballot_for
     host, port = server.http.host, server.http.port
     cookies = [_join(host, port, server.table.access.token(s)) for s in range(SEATS)]
-    listener = _Listener(host, port, cookies)
-    seats = [HTTPConnection(host, port, timeout=VOTE_TIMEOUT) for _ in range(SEATS)]
-    latencies: list[float] = []
-    last_start = float("-inf")
-    try:
-        with frozen_start():  # as `mutiny serve` does once it has started
-            for k in range(total):
-                wait = last_start + pace_ms / 1000.0 - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-                last_start = time.monotonic()
-                latency = _ballot(k, seats, cookies, listener)
-                if k >= warmup:
-                    latencies.append(latency)
-        return latencies
-    finally:
-        for conn in seats:
-            conn.close()
-        listener.stop()
-
-
-def _ballot(k: int, seats: list[HTTPConnection], cookies: list[str],
-            listener: "_Listener") -> float:
-    """Cast ballot ``k`` (0-based) from its seat; ms until every stream has it."""
-    from bench.vote_game import ballot_for
-    seat, round_ = k % SEATS, 1 + k // SEATS
-    body = json.dumps({"action": {"type": "vote", "seat": ballot_for(seat, round_)}})
-    headers = {"Content-Type": "application/json", "Cookie": f"mutiny_seat={cookies[seat]}"}
-    started = time.monotonic()
-    seats[seat].request("POST", "/api/seat/act", body.encode(), headers)
-    answer = seats[seat].getresponse()
-    text = answer.read()
-    if answer.status != 200:
-        raise OursError(f"ballot {k + 1} refused: {answer.status} {text[:300]!r}")
-    return (listener.reached(k + 1) - started) * 1000.0
+    ballots = [json.dumps({"action": {"type": "vote", "seat": ballot_for(k % SEATS,
+                                                                          1 + k // SEATS)}})
+               for k in range(total)]
+    config = {"host": host, "port": port, "cookies": cookies, "ballots": ballots,
+              "warmup": warmup, "pace_ms": pace_ms}
+    with frozen_start():  # as `mutiny serve` does once it has started
+        clients = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--listen"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            out, err = clients.communicate(json.dumps(config) + "\n",
+                                           timeout=30 + total * VOTE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            clients.kill()
+            clients.communicate()
+            raise OursError("the clients' process did not finish") from None
+    lines = out.split()
+    if clients.returncode != 0 or not lines or lines[-1] != "done":
+        raise OursError(f"the clients' process stopped (exit {clients.returncode}):"
+                        f" {err.strip()[-600:]}")
+    return [float(line) for line in lines[:-1]]
 
 
 #: The name ``python -m bench`` calls.
@@ -128,57 +116,7 @@ def _join(host: str, port: int, token: str) -> str:
         conn.close()
 
 
-class _Listener:
-    """The clients' process, and a thread here that hands on what it reports."""
-
-    def __init__(self, host: str, port: int, cookies: list[str]):
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--listen"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        self.reports: queue.Queue[tuple[int, float] | None] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, name="bench-listener", daemon=True)
-        self.reader.start()
-        self.process.stdin.write(json.dumps({"host": host, "port": port, "cookies": cookies}) + "\n")
-        self.process.stdin.flush()
-        self.reached(0)  # every stream is open and holds the current payload
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            count, stamp = line.split()
-            self.reports.put((int(count), float(stamp)))
-        self.reports.put(None)
-
-    def reached(self, target: int) -> float:
-        """Wait until every stream holds a payload counting ``target`` ballots; return
-        when the last of them received it (the listener's monotonic clock)."""
-        while True:
-            try:
-                report = self.reports.get(timeout=VOTE_TIMEOUT)
-            except queue.Empty:
-                raise OursError(f"ballot {target} did not reach every stream "
-                                f"within {VOTE_TIMEOUT:.0f} s") from None
-            if report is None:
-                raise OursError(f"the stream listener ended (exit {self.process.poll()}) "
-                                f"waiting for ballot {target}")
-            if report[0] >= target:
-                return report[1]
-
-    def stop(self) -> None:
-        try:
-            self.process.stdin.close()  # the listener ends when its stdin does
-        except OSError:
-            pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.reader.join(timeout=5)
-        self.process.stdout.close()
-
-
-# -- the clients (the listener process) ---------------------------------------------------
+# -- the clients (their own process) ------------------------------------------------------
 class _Stream:
     """One Server-Sent-Events stream over a raw socket (HTTP/1.0: no chunking)."""
 
@@ -227,42 +165,100 @@ def _ballots_counted(payload: dict, seats: int = SEATS) -> int:
     return (state["round"] - 1) * seats + (vote["ballots_in"] if vote else 0)
 
 
-def listen(host: str, port: int, cookies: list[str], out=sys.stdout, stdin=sys.stdin) -> None:
-    """Open the 10 streams; each time every one of them holds a payload counting more
-    ballots, write "COUNT MONOTONIC_TIME" (the time the last of them received it).
-    Returns when ``stdin`` closes."""
+class _Caster:
+    """One seat's kept-alive connection: writes a ballot's POST, reads its answer."""
+
+    def __init__(self, host: str, port: int, cookie: str):
+        self.sock = socket.create_connection((host, port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.head = (f"POST /api/seat/act HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                     f"Content-Type: application/json\r\nCookie: mutiny_seat={cookie}\r\n")
+        self.buffer = b""
+        self.answered = True
+
+    def cast(self, body: str) -> None:
+        data = body.encode()
+        self.sock.sendall(f"{self.head}Content-Length: {len(data)}\r\n\r\n".encode() + data)
+        self.answered = False
+
+    def feed(self, data: bytes) -> None:
+        self.buffer += data
+        head, sep, rest = self.buffer.partition(b"\r\n\r\n")
+        if not sep:
+            return
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        if len(rest) < length:
+            return
+        status = head.split(b"\r\n", 1)[0]
+        if b" 200 " not in status + b" ":
+            raise OursError(f"a ballot was refused: {status.decode(errors='replace')}"
+                            f" {rest[:300]!r}")
+        self.buffer, self.answered = rest[length:], True
+
+
+def listen(host: str, port: int, cookies: list[str], ballots: list[str], warmup: int,
+           pace_ms: float, out=sys.stdout) -> None:
+    """Open the 10 streams and the 8 seats' connections; cast ``ballots`` in turn (seat
+    k % 8 casts ballot k), each at least ``pace_ms`` after the last began and once the
+    last reached every stream and was answered. Writes the ms of each ballot after the
+    first ``warmup`` (from just before its POST until the last stream received the
+    payload that counts it), one a line, then "done"."""
     streams = [_Stream(host, port, "/api/seat/stream", c) for c in cookies]
     streams += [_Stream(host, port, "/api/public/stream", None) for _ in range(PUBLIC_STREAMS)]
+    casters = [_Caster(host, port, c) for c in cookies]
     selector = selectors.DefaultSelector()
-    for stream in streams:
-        selector.register(stream.sock, selectors.EVENT_READ, stream)
-    selector.register(stdin, selectors.EVENT_READ, None)
-    reported = -2
-    while True:
-        ready = selector.select()
-        # Everything select() found had arrived by now: parsing one stream's event must
-        # not count against the streams read after it.
-        now = time.monotonic()
-        for key, _ in ready:
-            if key.data is None:
-                if not stdin.readline():
-                    return
-                continue
-            stream: _Stream = key.data
-            data = stream.sock.recv(1 << 16)
-            if not data:
-                raise OursError("the server closed a stream")
-            if stream.feed(data):
-                low = min(s.count for s in streams)
-                if low > reported:
-                    reported = low
-                    out.write(f"{low} {now:.9f}\n")
-                    out.flush()
+    for reader in streams + casters:
+        selector.register(reader.sock, selectors.EVENT_READ, reader)
+
+    def until(target: int, caster: _Caster | None) -> float:
+        """Read until every stream counts ``target`` ballots and ``caster`` has its
+        answer; return when the last stream received it (the monotonic clock)."""
+        reached = None
+        while reached is None or (caster is not None and not caster.answered):
+            ready = selector.select(VOTE_TIMEOUT)
+            if not ready:
+                raise OursError(f"ballot {target} did not reach every stream"
+                                f" within {VOTE_TIMEOUT:.0f} s")
+            # Everything select() found had arrived by now: parsing one stream's event
+            # must not count against the streams read after it.
+            now = time.monotonic()
+            for key, _ in ready:
+                data = key.fileobj.recv(1 << 16)
+                if not data:
+                    raise OursError("the server closed a connection")
+                key.data.feed(data)
+            if reached is None and min(s.count for s in streams) >= target:
+                reached = now
+        return reached
+
+    until(0, None)  # every stream is open and holds the current payload
+    last_start = float("-inf")
+    for k, ballot in enumerate(ballots):
+        wait = last_start + pace_ms / 1000.0 - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        caster = casters[k % SEATS]
+        last_start = time.monotonic()
+        caster.cast(ballot)
+        latency = (until(k + 1, caster) - last_start) * 1000.0
+        if k >= warmup:
+            out.write(f"{latency:.6f}\n")
+    out.write("done\n")
+    out.flush()
 
 
 def _listen_main() -> int:
     config = json.loads(sys.stdin.readline())
-    listen(config["host"], config["port"], config["cookies"])
+    try:
+        listen(config["host"], config["port"], config["cookies"], config["ballots"],
+               config["warmup"], config["pace_ms"])
+    except OursError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     return 0
 
 
