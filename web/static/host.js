@@ -121,7 +121,23 @@
     drawStartForm();
     drawSeats();
     drawPods();
+    drawNudges();
     loadPhones();
+  }
+
+  // -- nudges: the phones' buzz and the table display's chime ------------------------------
+  function drawNudges() {
+    const switches = (payload.host && payload.host.nudges) || {};
+    for (const name of ["vibrate", "sound"]) {
+      const box = $(`nudge-${name}`);
+      if (name in switches && document.activeElement !== box) box.checked = switches[name];
+    }
+  }
+  for (const name of ["vibrate", "sound"]) {
+    $(`nudge-${name}`).addEventListener("change", async (event) => {
+      const answer = await post("/api/host/nudges", {[name]: event.target.checked});
+      if (!answer.ok) refused(answer, "Change the nudges");
+    });
   }
 
   // -- seat pods: shown only on a table that has them -----------------------------------

@@ -35,6 +35,8 @@
     $("turn-flag").textContent = led === "blink" ? "Secret vote: your choice" : "Your move";
     $("screen-title").textContent = (display && display.title) || "Mutiny Table";
     fill($("screen-lines"), ((display && display.lines) || []).map((line) => el("li", {}, line)));
+    window.MutinyPace.timer($("timer"), payload.timer || null);
+    window.MutinyPace.nudges("phone", payload.nudge);
 
     drawChoices(display ? display.choices || [] : []);
     drawPrivate(display ? display.private || [] : [], payload.panel || []);
@@ -440,6 +442,7 @@
     draw();
   }, (state, why) => {
     showConnection($("conn"), state);
+    if (state === "live") window.MutinyPace.sync();
     if (state === "denied") showGone(why);
   });
 })();

@@ -31,6 +31,9 @@
     const top = ((match && payload.board) || []).find((part) => part.part === "headline");
     $("headline").textContent = (top && top.text) || summary.headline ||
       (match ? "" : "Waiting for a game: the host or seat 1 picks one.");
+    window.MutinyPace.timer($("timer"), (match && payload.timer) || null);
+    window.MutinyPace.nudges("table", payload.nudge);
+    $("sound").hidden = !(payload.nudge && payload.nudge.sound);
 
     const board = (match && payload.board) || [];
     const has = (kind) => board.some((part) => part.part === kind);
@@ -222,6 +225,9 @@
     }));
   }
 
-  live("/api/public/stream", "/api/public/view", draw,
-       (state) => showConnection($("conn"), state));
+  window.MutinyPace.soundButton($("sound"));
+  live("/api/public/stream", "/api/public/view", draw, (state) => {
+    showConnection($("conn"), state);
+    if (state === "live") window.MutinyPace.sync();
+  });
 })();
