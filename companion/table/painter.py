@@ -44,18 +44,24 @@ class ScreenPainter:
     ``wait_sent``, so the phones' updates go out first and the CPU time of eight
     redraws (about 2 ms on the simulated table) does not delay them.
 
-    A bus draws a round at most every ``ROUND_SECONDS``: changes that come quicker than
-    that (a burst of votes, a bot's moves) wait for the next round and are drawn once,
-    newest first, instead of each being drawn and overdrawn a few milliseconds later. A
-    change after a quiet moment is drawn at once. Between two seats the thread lets
-    the others run (a request waiting for the interpreter does not wait out a round)."""
+    A round starts once the table has been quiet for ``QUIET_SECONDS`` (no screen
+    changed), or ``LATEST_SECONDS`` after its first change at the latest, and never
+    sooner than ``GAP_SECONDS`` after the last round began: a burst of changes (votes
+    back to back, a bot's moves) is drawn once, newest first, instead of each change
+    being drawn and overdrawn a few milliseconds later while the next one is being
+    answered. Between two seats the thread lets the others run (a request waiting for
+    the interpreter does not wait out a round)."""
 
     #: The longest the screens wait for the phones, in seconds.
     SETTLE_SECONDS = 0.02
-    #: The shortest time between the starts of two rounds on one bus, in seconds. An
-    #: SSD1306 frame takes 23 ms on a 400 kHz bus, and a person does not read a
-    #: screen that changes more often than this either.
-    ROUND_SECONDS = 0.01
+    #: How long no screen may have changed before a round starts, in seconds.
+    QUIET_SECONDS = 0.003
+    #: The longest a change waits for a quiet moment, in seconds. An SSD1306 frame
+    #: takes 23 ms on a 400 kHz bus, and a person does not read a screen that changes
+    #: more often than this either.
+    LATEST_SECONDS = 0.025
+    #: The shortest time between the starts of two rounds on one bus, in seconds.
+    GAP_SECONDS = 0.01
 
     def __init__(self, devices: Sequence[SeatDevice],
                  settle: Callable[[float], Any] | None = None):
@@ -66,6 +72,7 @@ class ScreenPainter:
         self._lock = threading.Lock()
         self._bus_of = [getattr(device, "i2c_bus", None) for device in devices]
         self._due: dict[int | None, dict[int, Display | str]] = {}
+        self._changed_at: dict[int | None, float] = {}  # each bus's latest change
         self._wake: dict[int | None, threading.Condition] = {}
         self._threads: list[threading.Thread] = []
         for bus in dict.fromkeys(self._bus_of):  # each bus once, in seat order
@@ -81,8 +88,11 @@ class ScreenPainter:
         """Draw ``shown`` (a Display, or a join URL's QR code) on seat ``index`` soon."""
         bus = self._bus_of[index]
         with self._lock:
-            self._due[bus][index] = shown
-            self._wake[bus].notify()
+            due = self._due[bus]
+            if not due:  # (the thread wakes for a round's first change only)
+                self._wake[bus].notify()
+            due[index] = shown
+            self._changed_at[bus] = time.monotonic()
 
     def _run(self, bus: int | None) -> None:
         due, wake = self._due[bus], self._wake[bus]
@@ -90,8 +100,15 @@ class ScreenPainter:
         while True:
             with wake:
                 wake.wait_for(lambda: due or self._closed)
-                rest = last_round + self.ROUND_SECONDS - time.monotonic()
-                if self._closed or rest > 0 and wake.wait_for(lambda: self._closed, rest):
+                latest = time.monotonic() + self.LATEST_SECONDS
+                while not self._closed:
+                    quiet = self._changed_at[bus] + self.QUIET_SECONDS
+                    start = max(min(quiet, latest), last_round + self.GAP_SECONDS)
+                    now = time.monotonic()
+                    if now >= start:
+                        break
+                    wake.wait(start - now)
+                if self._closed:
                     return
             if self._settle is not None:
                 self._settle(self.SETTLE_SECONDS)
