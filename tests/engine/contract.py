@@ -31,6 +31,7 @@ class Tally:
     rejections: int = 0
     codes: set[str] = field(default_factory=set)
     ended: int = 0
+    timers_ran_out: int = 0
 
 
 def rejected(match: Match, actor: Actor, action: Any) -> str:
@@ -45,13 +46,16 @@ def rejected(match: Match, actor: Actor, action: Any) -> str:
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, Any]:
-    """Any allowed value for switch and choice options; defaults for number ranges."""
+    """Any allowed value for switch and choice options, a step timer or none; defaults
+    for other number ranges."""
     options = {}
     for opt in game.spec.options:
         if isinstance(opt.default, bool):
             options[opt.name] = rng.random() < 0.5
         elif opt.choices:
             options[opt.name] = rng.choice(opt.choices)
+        elif opt.name.endswith("_seconds"):
+            options[opt.name] = rng.choice((0, 30))
     return options
 
 
@@ -80,6 +84,11 @@ def play_and_check(game: Game, seats: int, seed: int, tally: Tally,
             _check_unlisted_rejected(match, choices, rng, tally, where)
             _check_redeal(match, rng, tally, where)
         tally.steps += 1
+        timer = match.timer()
+        if timer and timer["ends"] and rng.random() < 0.15:
+            match.time_up(timer["key"])  # the time ran out before anyone acted
+            tally.timers_ran_out += 1
+            continue
         actor, action = rng.choice(choices)
         match.apply(actor, action)
     assert match.version <= bound, f"{context}: {match.version} actions > bound {bound}"

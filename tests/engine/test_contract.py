@@ -37,6 +37,9 @@ def test_random_playouts_keep_the_contract(request, journal, game_id, seats):
         play_and_check(game, seats, seed, tally, journal, deep_every=1 if seed < 5 else 4)
     assert tally.ended == playouts
     assert tally.rejections > 0 and "unknown_action" in tally.codes
+    if any(step.timed and step.timed.ends for step in game.steps.values()):
+        # A timer's ending move was made, and replayed from the journal, in some playout.
+        assert tally.timers_ran_out > 0, f"{game_id}: no timer ever ran out"
     if game.has_secrets:
         # The re-deal test must have re-drawn something, or it proved nothing.
         assert tally.redeals_changed > 0, f"{game_id}: redeal never changed anything"
