@@ -31,13 +31,14 @@ def browser():
 
 @pytest.fixture
 def serve(tmp_path):
-    """``serve(seats=4)`` starts a server on the simulated table; stopped after the test."""
+    """``serve(seats=4)`` starts a server on the simulated table; stopped after the test.
+    ``data`` names its data folder, to start a server again on another's (a restart)."""
     started: list[Live] = []
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
 
-    def start(seats: int = 4, game: str | None = None) -> Live:
+    def start(seats: int = 4, game: str | None = None, data: str | None = None) -> Live:
         server = Server(ServeOptions(backend="sim", seats=seats, game=game,
-                                     data_dir=str(tmp_path / f"data{len(started)}"),
+                                     data_dir=str(tmp_path / (data or f"data{len(started)}")),
                                      port=0, host="127.0.0.1"))
         # Every page of a browser test comes from 127.0.0.1, where a real table has one
         # phone per address: the per-client bound would count them all as one phone.

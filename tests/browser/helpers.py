@@ -111,6 +111,10 @@ class Live:
         return page
 
     def close(self) -> None:
+        """Close its pages and stop the server (idempotent: a test may stop it first)."""
+        if getattr(self, "_closed", False):
+            return
+        self._closed = True
         for context in self.contexts:
             try:
                 context.close()
