@@ -32,7 +32,8 @@ def paint(device: SeatDevice, shown: Display | str) -> None:
 
 class ScreenPainter:
     """Draws seat screens in the background, newest first: a seat whose screen changed
-    twice before it was drawn is drawn once, with the newer one.
+    twice before it was drawn is drawn once, with the newer one. Seats are drawn in the
+    order the table handed them.
 
     Each I2C bus gets a thread of its own (a device's ``i2c_bus``; devices without one
     share a thread). Screens on one bus take turns on its two wires anyway, but two buses
@@ -116,7 +117,7 @@ class ScreenPainter:
                 batch = dict(due)
                 due.clear()
             last_round = time.monotonic()
-            for index, shown in sorted(batch.items()):
+            for index, shown in batch.items():  # in the order the table handed them
                 time.sleep(0)  # let a waiting request have the interpreter
                 try:
                     paint(self._devices[index], shown)
