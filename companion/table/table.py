@@ -351,7 +351,7 @@ class Table:
                 shown: Any = self.join_url(index)
             else:
                 shown = display = self._displays[index]
-                if face and display.title != "Match ended":
+                if face:
                     # The last seconds blink the lights of the seats still to act.
                     led = "blink" if blinking and display.led == "on" else display.led
                     shown = _with(display, timer=face, led=led)
