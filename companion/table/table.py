@@ -253,6 +253,15 @@ class Table:
             self.nudges.switch(name, on)
             self.refresh()
 
+    def add_time(self, seconds: float) -> None:
+        """The host gives the step timer more time, or takes it away (``seconds`` < 0;
+        taking all that is left ends the time now, as running out would)."""
+        with self._lock:
+            if self.match is None or self.timekeeper.shown() is None:
+                raise ActionRejected("not_now", "no step timer is running")
+            self.timekeeper.add(seconds)
+            self.refresh()
+
     def rename(self, seat: int, name: str) -> None:
         with self._lock:
             self.access.rename(seat, name)

@@ -54,6 +54,7 @@ class Timekeeper:
         self._left = 0.0       # what was left at ``_since`` (clock time)
         self._since = 0.0
         self._running = False
+        self._held = False     # the match is paused
         self._told = False     # ``ran_out`` was called for this run
         self._noted = 0.0      # ``_left`` when it was last written down
         self._wake: Any = None
@@ -96,6 +97,7 @@ class Timekeeper:
     def follow(self, match_id: str | None, due: dict[str, Any] | None, paused: bool) -> None:
         """Start, hold, resume or stop the timer to match ``due`` (``Match.timer()``)."""
         with self._lock:
+            self._held = paused
             if due is None or match_id is None:
                 self._stop()
                 return
@@ -126,6 +128,26 @@ class Timekeeper:
             self.notes.forget_timers()
         self._match = self._key = None
         self._running = False
+
+    def add(self, seconds: float) -> None:
+        """The host gives the running timer ``seconds`` more (fewer, if negative; never
+        below zero: taking all the time left ends it now, as running out would)."""
+        with self._lock:
+            if self._key is None:
+                return
+            left = max(0.0, (self.left() or 0.0) + seconds)
+            self._left, self._since = left, self.clock.now()
+            if self._running:
+                if left > 0:
+                    self._schedule()
+                else:
+                    self._running = False
+                    self._cancel()
+            self._note()
+            if left > 0:
+                self._told = False
+            elif not self._held:
+                self._time_up()  # (a held timer ends when the match resumes)
 
     # -- the clock's side -------------------------------------------------------------------
     def _schedule(self) -> None:
@@ -180,7 +202,7 @@ class Timekeeper:
         with self._lock:
             twin = Timekeeper(self.clock, lambda at_zero: None, lambda key: None, None)
             for name in ("_match", "_key", "_seconds", "_ends", "_left", "_since",
-                         "_running", "_told", "_noted"):
+                         "_running", "_held", "_told", "_noted"):
                 setattr(twin, name, getattr(self, name))
             twin._told = True
             return twin

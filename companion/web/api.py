@@ -16,6 +16,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, stream_
 from companion import jsontext
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC, ActionRejected
+from companion.engine.spec import TIMER_MAX
 from companion.errors import MutinyError, UnknownGame
 from companion.table import nudges
 from companion.table.lobby import game_specs
@@ -284,6 +285,21 @@ def host_nudges():
     for name, on in given.items():
         _table().switch_nudges(name, on)
     return jsonify(ok=True, nudges=_table().nudges.switches)
+
+
+@bp.post("/host/timer")
+@auth.host_required
+def host_timer():
+    """More time on the step timer (``{"add": 30}``), less (``{"add": -30}``), or none
+    left (``{"end": true}``: the time is up now, as if it had run out)."""
+    add, end = g.body.get("add"), g.body.get("end")
+    if end is True and add is None:
+        _table().add_time(-float(TIMER_MAX))
+    elif type(add) is int and -TIMER_MAX <= add <= TIMER_MAX and end is None:
+        _table().add_time(add)
+    else:
+        raise ApiError("bad_request", f"give add (seconds, at most {TIMER_MAX}) or end: true")
+    return jsonify(ok=True, timer=_table().timekeeper.shown())
 
 
 @bp.get("/clock")

@@ -69,3 +69,21 @@ def test_the_host_switches_the_buzz_off(browser, serve):
     wait_synced(phones[following], live, following)
     assert live.payload(following)["nudge"] == {"count": 1, "vibrate": False}
     assert nudges(phones[following]) == []  # due, but the host switched the buzz off
+
+
+def test_the_host_gives_more_time_and_ends_it(browser, serve):
+    live = serve(seats=4)
+    host = HostClient(live)
+    host.start("moon-yeti", 4, {"time_source": "typed", "discussion_seconds": 60}, NAMES)
+    console = live.page(browser, "/host", viewport={"width": 390, "height": 844})
+    console.locator("#pin").fill(live.pin)
+    console.locator("#login-button").click()
+    live.seat_client(0).act({"type": "declare", "minute": 7})
+    wait_until(lambda: console.locator("#timer-controls").is_visible(), "the host's timer")
+    console.locator("#timer-more").click()
+    wait_until(lambda: live.table.timekeeper.shown()["left"] > 60, "thirty seconds more")
+    assert console.locator("#timer .timer-face").inner_text() in ("1:29", "1:30")
+    console.locator("#timer-end").click()
+    wait_until(lambda: live.table.match.step() == "vote1", "the vote to open")
+    wait_until(lambda: console.locator("#timer-controls").is_hidden(), "the timer to go")
+    assert not page_errors(console), page_errors(console)

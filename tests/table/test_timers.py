@@ -133,3 +133,42 @@ def test_an_untimed_match_has_no_timer(timed, hardware):
     assert hardware[0].display.timer == ""
     hardware.advance(3600)
     assert table.match.step() == "discuss1"
+
+
+def test_the_host_adds_time_or_ends_it_now(timed, hardware):
+    table = timed()
+    discussing(table)
+    hardware.advance(25)
+    table.add_time(30)
+    assert timer(table)["left"] == 35 and timer(table)["running"]
+    hardware.advance(34)
+    assert table.match.step() == "discuss1"
+    table.add_time(-15)  # less time than is left: it ends now, as running out would
+    hardware.advance(0)
+    assert table.match.step() == "vote1"
+    with pytest.raises(ActionRejected) as none:
+        table.add_time(30)
+    assert none.value.code == "not_now"
+
+
+def test_a_held_timer_takes_more_time_and_stays_held(timed, hardware):
+    table = timed()
+    discussing(table)
+    table.submit(HOST, {"type": "pause"})
+    table.add_time(60)
+    assert timer(table) == {"seconds": 30, "left": 90.0, "since": None, "running": False,
+                            "ends": True}
+    hardware.advance(200)
+    assert table.match.step() == "discuss1"
+
+
+def test_ending_a_held_timer_ends_the_discussion_when_the_match_resumes(timed, hardware):
+    table = timed()
+    discussing(table)
+    table.submit(HOST, {"type": "pause"})
+    table.add_time(-900)
+    hardware.advance(1)
+    assert table.match.step() == "discuss1" and timer(table)["left"] == 0
+    table.submit(HOST, {"type": "resume"})
+    hardware.advance(0)
+    assert table.match.step() == "vote1"

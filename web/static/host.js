@@ -122,7 +122,22 @@
     drawSeats();
     drawPods();
     drawNudges();
+    drawTimer();
     loadPhones();
+  }
+
+  // -- the step timer: more time, less, or none ---------------------------------------------
+  function drawTimer() {
+    const timer = (payload.match && !payload.match.over && payload.timer) || null;
+    $("timer-controls").hidden = !timer;
+    window.MutinyPace.timer($("timer"), timer);
+  }
+  const TIMER_BUTTONS = {"timer-more": {add: 30}, "timer-less": {add: -30}, "timer-end": {end: true}};
+  for (const [id, body] of Object.entries(TIMER_BUTTONS)) {
+    $(id).addEventListener("click", async () => {
+      const answer = await post("/api/host/timer", body);
+      if (!answer.ok) refused(answer, "Change the timer");
+    });
   }
 
   // -- nudges: the phones' buzz and the table display's chime ------------------------------
