@@ -47,11 +47,13 @@ class ScreenPainter:
 
     A round starts once the table has been quiet for ``QUIET_SECONDS`` (no screen
     changed), or ``LATEST_SECONDS`` after its first change at the latest, and never
-    sooner than ``GAP_SECONDS`` after the last round began: a burst of changes (votes
-    back to back, a bot's moves) is drawn once, newest first, instead of each change
-    being drawn and overdrawn a few milliseconds later while the next one is being
-    answered. Between two seats the thread lets the others run (a request waiting for
-    the interpreter does not wait out a round)."""
+    sooner than ``GAP_SECONDS`` after the last round began nor sooner than twice that
+    round's drawing time after it ended (the screens take a third of the interpreter
+    at most, on a slow CPU too): a burst of changes (votes back to back, a bot's moves)
+    is drawn once, newest first, instead of each change being drawn and overdrawn a
+    few milliseconds later while the next one is being answered. Between two seats the
+    thread lets the others run (a request waiting for the interpreter does not wait
+    out a round)."""
 
     #: The longest the screens wait for the phones, in seconds.
     SETTLE_SECONDS = 0.02
@@ -97,14 +99,14 @@ class ScreenPainter:
 
     def _run(self, bus: int | None) -> None:
         due, wake = self._due[bus], self._wake[bus]
-        last_round = float("-inf")
+        next_round = float("-inf")  # the soonest the next round may start
         while True:
             with wake:
                 wake.wait_for(lambda: due or self._closed)
                 latest = time.monotonic() + self.LATEST_SECONDS
                 while not self._closed:
                     quiet = self._changed_at[bus] + self.QUIET_SECONDS
-                    start = max(min(quiet, latest), last_round + self.GAP_SECONDS)
+                    start = max(min(quiet, latest), next_round)
                     now = time.monotonic()
                     if now >= start:
                         break
@@ -116,13 +118,15 @@ class ScreenPainter:
             with wake:
                 batch = dict(due)
                 due.clear()
-            last_round = time.monotonic()
+            began = time.monotonic()
             for index, shown in batch.items():  # in the order the table handed them
                 time.sleep(0)  # let a waiting request have the interpreter
                 try:
                     paint(self._devices[index], shown)
                 except Exception:  # a screen's fault must not stop the others
                     log.exception("seat %d: drawing failed", index + 1)
+            ended = time.monotonic()
+            next_round = max(began + self.GAP_SECONDS, ended + 2 * (ended - began))
 
     def close(self) -> None:
         """Stop drawing (what is still due is dropped). Idempotent."""
