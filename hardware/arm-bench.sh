@@ -36,6 +36,7 @@ ONLY=()
 QUICK=--quick
 PROFILE=0
 RUN_BENCH=1
+PEER=0
 FRESH_COPY=0
 COMMITTED=0
 BENCH_ROOT=""
@@ -138,15 +139,33 @@ wheels() {
     in_root bash -c "cd $BENCH_SRC && $BENCH_VENV/bin/python -m bench.arm wheels"
 }
 
+nodejs_in_root() {
+    # Debian's own Node.js for arm64; boardgame.io is plain JavaScript, so the host's
+    # node_modules (installed by `./dev bench --only peer`) serve as they are.
+    [ -f "$TREE/bench/peer/node_modules/.mutiny-bench-stamp" ] || {
+        echo "arm-bench: no bench/peer/node_modules here: run ./dev bench --only peer once" >&2
+        return 1
+    }
+    in_root bash -c "set -e
+        command -v node >/dev/null && exit 0
+        apt-get update -q
+        apt-get install -y -q --no-install-recommends nodejs" || return 1
+    in_root node --version
+}
+
 bench() {
     local args=()
     mapfile -t args < <(bench_args)
+    [ "$PEER" = 0 ] || args=(--only peer "${args[@]}")
     # From a folder of bench/ and hardware/ only, so `companion` is the installed one.
     in_root bash -c "set -e
         rm -rf $BENCH_RUN && mkdir -p $BENCH_RUN
         cp -r $BENCH_SRC/bench $BENCH_SRC/hardware $BENCH_RUN/
-        cd $BENCH_RUN
-        $BENCH_VENV/bin/python -m bench ${args[*]}" || return 1
+        cd $BENCH_RUN" || return 1
+    if [ "$PEER" = 1 ]; then
+        cp -a "$TREE/bench/peer/node_modules" "$ROOT$BENCH_RUN/bench/peer/"
+    fi
+    in_root bash -c "cd $BENCH_RUN && $BENCH_VENV/bin/python -m bench ${args[*]}" || return 1
     local host qemu
     host=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     qemu=$(qemu-aarch64-static --version 2>/dev/null | head -n 1 || echo qemu-aarch64)
@@ -175,6 +194,8 @@ Options:
   --profile N     after the bench, where the CPU goes (cProfile, all threads, by area):
                   N press-to-phones presses and 3N press-to-screen presses
   --no-bench      only the profile (with --profile)
+  --peer          also the peer (boardgame.io on Debian's arm64 Node.js, emulated too);
+                  its node_modules (plain JavaScript) copied from bench/peer/ here
   --fresh         make the kept copy again from the cached root
   --committed     measure the last commit (git archive HEAD), not the working tree
   --root DIR      the kept copy here (default /var/cache/mutiny-arm-root/bookworm-arm64.bench)
@@ -188,6 +209,7 @@ main() {
             --full) QUICK=""; shift ;;
             --profile) PROFILE=$2; shift 2 ;;
             --no-bench) RUN_BENCH=0; shift ;;
+            --peer) PEER=1; shift ;;
             --fresh) FRESH_COPY=1; shift ;;
             --committed) COMMITTED=1; shift ;;
             --root) BENCH_ROOT=$2; shift 2 ;;
@@ -218,6 +240,7 @@ main() {
     stage deps deps || exit 1
     stage project project || exit 1
     stage wheels wheels || true
+    if [ "$PEER" = 1 ]; then stage node nodejs_in_root || PEER=0; fi
     if [ "$RUN_BENCH" = 1 ]; then stage bench bench || true; fi
     if [ "$PROFILE" != 0 ]; then stage profile profile || true; fi
     say ""
