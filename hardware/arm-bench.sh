@@ -190,7 +190,7 @@ usage() {
     cat <<'USAGE'
 Options:
   --only NAME     one benchmark of python -m bench (repeat for more; default: the six above)
-  --full          the full counts instead of --quick (hours under emulation)
+  --full          the full counts instead of --quick (several times longer)
   --profile N     after the bench, where the CPU goes (cProfile, all threads, by area):
                   N press-to-phones presses and 3N press-to-screen presses
   --no-bench      only the profile (with --profile)
