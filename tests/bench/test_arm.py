@@ -140,3 +140,10 @@ def test_only_what_ran_between_two_readings_is_kept():
     areas = dict(arm.by_area({"/x/companion/games/g.py:1(f)": (1, 0.3),
                               "/x/companion/engine/match.py:2(g)": (1, 0.2)}))
     assert round(areas["engine and games"], 6) == 0.5
+
+
+def test_the_profile_counts_the_timed_presses_by_area():
+    text = arm.profile_run("screen", presses=5, top=5)
+    assert "(the timed presses only)" in text  # the bench's timed part was found
+    assert "seat screens (drawing, frames, QR)" in text and "engine and games" in text
+    assert "ms CPU per press" in text and "bench/arm.py" not in text
