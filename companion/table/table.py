@@ -354,7 +354,9 @@ class Table:
         """Hand each seat's device what it shows now: its display with the step timer,
         or its join code. Callers hold the table lock."""
         face, blinking = self.timekeeper.face(), self.timekeeper.blinking()
-        for index, device in enumerate(self.devices):
+        # The acting seat first: its player is looking at it.
+        for index in sorted(range(len(self.devices)), key=lambda i: i != self._acting_now):
+            device = self.devices[index]
             claimed = index in self._claimed and index not in self._showing_code
             if not claimed:
                 shown: Any = self.join_url(index)
