@@ -7,6 +7,8 @@ qemu-user needs around them:
     python -m bench.arm profile phones|screen [N]
                                          # inside the root: cProfile (CPU time, all
                                          # threads) of N presses, summed by area
+    python -m bench.arm timeline [N]     # inside the root: the moments from a pin edge
+                                         # to the acting seat's new frame
     python -m bench.arm report RAW.json --results DIR --host "..." --qemu "..."
                                          # on the host: label every row emulated, judge
                                          # each target met / not met, print the table
@@ -307,6 +309,73 @@ def profile_run(what: str, presses: int, top: int = 30) -> str:
     return "\n".join(lines)
 
 
+def timeline(presses: int) -> list[tuple[str, float]]:
+    """Moments between a select's pin edge and the acting seat's new frame in
+    press-to-screen, each the median over the timed presses, in ms after the edge: the
+    seat's own highlight, ``Table.press``, ``Match.apply``, the journal's commit,
+    ``Table.refresh``, the frame."""
+    import functools
+    import statistics
+    import time
+
+    import companion.engine.journal as journal
+    import companion.engine.match as match
+    import companion.seats.seat as seat
+    import companion.table.table as table
+    from bench import press_to_screen
+
+    marks: dict[str, float] = {}
+    rows: list[dict[str, float]] = []
+    saved: list[tuple[Any, str, Any]] = []
+
+    def stamp(owner, name: str, label: str, on_return: bool = False) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def stamped(*args, **kwargs):
+            if not on_return:
+                marks.setdefault(label, time.perf_counter())
+            try:
+                return original(*args, **kwargs)
+            finally:
+                if on_return:
+                    marks.setdefault(label, time.perf_counter())
+        saved.append((owner, name, original))
+        setattr(owner, name, stamped)
+
+    timer = press_to_screen.FrameTimer
+    mark, first = timer.mark, timer.first
+
+    def marked(self):
+        marks.clear()
+        marks["pin edge"] = mark(self)
+        return marks["pin edge"]
+
+    def found(self, index, after=0.0):
+        at = first(self, index, after)
+        if after and at is not None and "pin edge" in marks:
+            edge = marks["pin edge"]
+            rows.append({**{k: (v - edge) * 1000 for k, v in marks.items()},
+                         "the acting seat's new frame": (at - edge) * 1000})
+        return at
+
+    stamp(seat.Seat, "_redraw", "the seat's own highlight redrawn")
+    stamp(table.Table, "press", "Table.press entered")
+    stamp(match.Match, "apply", "Match.apply entered")
+    stamp(journal.Journal, "append", "the journal's commit returned", on_return=True)
+    stamp(table.Table, "refresh", "Table.refresh entered")
+    saved += [(timer, "mark", mark), (timer, "first", first)]
+    timer.mark, timer.first = marked, found
+    try:
+        press_to_screen.run(presses=presses)
+    finally:
+        for owner, name, original in reversed(saved):
+            setattr(owner, name, original)
+    names = {k for row in rows for k in row}
+    medians = [(k, statistics.median([row[k] for row in rows if k in row])) for k in names]
+    return sorted(medians, key=lambda item: item[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.arm", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -315,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     prof = sub.add_parser("profile", help="cProfile of presses (inside the root)")
     prof.add_argument("what", choices=("phones", "screen"))
     prof.add_argument("presses", type=int, nargs="?", default=30)
+    line = sub.add_parser("timeline", help="pin edge to the acting seat's frame, step by step")
+    line.add_argument("presses", type=int, nargs="?", default=100)
     rep = sub.add_parser("report", help="label a bench JSON as emulated (on the host)")
     rep.add_argument("raw", type=Path)
     rep.add_argument("--results", type=Path, required=True,
@@ -330,6 +401,11 @@ def main(argv: list[str] | None = None) -> int:
                   f" {row['detail'][:72]:<52} ({row['why']})")
         print("  " + _markupsafe_speedups())
         print("  " + _jsontext_backend())
+        return 0
+    if args.command == "timeline":
+        print(f"press-to-screen, {args.presses} presses: medians after the pin edge")
+        for name, ms in timeline(args.presses):
+            print(f"  {name:<36} {ms:7.2f} ms")
         return 0
     if args.command == "profile":
         print(profile_run(args.what, args.presses))

@@ -182,7 +182,9 @@ profile() {
         cd $BENCH_RUN
         $BENCH_VENV/bin/python -m bench.arm profile phones $PROFILE
         echo
-        $BENCH_VENV/bin/python -m bench.arm profile screen $((PROFILE * 3))"
+        $BENCH_VENV/bin/python -m bench.arm profile screen $((PROFILE * 3))
+        echo
+        $BENCH_VENV/bin/python -m bench.arm timeline $((PROFILE * 6))"
 }
 
 usage() {
@@ -192,7 +194,8 @@ Options:
   --only NAME     one benchmark of python -m bench (repeat for more; default: the six above)
   --full          the full counts instead of --quick (several times longer)
   --profile N     after the bench, where the CPU goes (cProfile, all threads, by area):
-                  N press-to-phones presses and 3N press-to-screen presses
+                  N press-to-phones presses and 3N press-to-screen presses; then the
+                  moments from a pin edge to the acting seat's frame (6N presses)
   --no-bench      only the profile (with --profile)
   --peer          also the peer (boardgame.io on Debian's arm64 Node.js, emulated too);
                   its node_modules (plain JavaScript) copied from bench/peer/ here

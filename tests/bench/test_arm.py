@@ -147,3 +147,10 @@ def test_the_profile_counts_the_timed_presses_by_area():
     assert "(the timed presses only)" in text  # the bench's timed part was found
     assert "seat screens (drawing, frames, QR)" in text and "engine and games" in text
     assert "ms CPU per press" in text and "bench/arm.py" not in text
+
+
+def test_the_timeline_runs_from_the_pin_edge_to_the_acting_seats_frame():
+    moments = [name for name, _ms in arm.timeline(presses=5)]
+    assert moments[0] == "pin edge" and moments[-1] == "the acting seat's new frame"
+    assert {"Match.apply entered", "the journal's commit returned",
+            "Table.refresh entered"} <= set(moments)
