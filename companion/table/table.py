@@ -197,6 +197,7 @@ class Table:
                     self._lobby(seat, action)
                 elif self._offered(seat, action):
                     self.submit(seat, action)
+                    return  # (submit has refreshed: a second refresh finds nothing new)
                 else:
                     raise ActionRejected("stale", "that choice is gone; look again")
             except ActionRejected as exc:
