@@ -99,20 +99,8 @@ class ScreenPainter:
 
     def _run(self, bus: int | None) -> None:
         due, wake = self._due[bus], self._wake[bus]
-        next_round = float("-inf")  # the soonest the next round may start
-        while True:
-            with wake:
-                wake.wait_for(lambda: due or self._closed)
-                latest = time.monotonic() + self.LATEST_SECONDS
-                while not self._closed:
-                    quiet = self._changed_at[bus] + self.QUIET_SECONDS
-                    start = max(min(quiet, latest), next_round)
-                    now = time.monotonic()
-                    if now >= start:
-                        break
-                    wake.wait(start - now)
-                if self._closed:
-                    return
+        soonest = float("-inf")  # when the next round may start
+        while self._round_due(bus, soonest):
             if self._settle is not None:
                 self._settle(self.SETTLE_SECONDS)
             with wake:
@@ -126,7 +114,23 @@ class ScreenPainter:
                 except Exception:  # a screen's fault must not stop the others
                     log.exception("seat %d: drawing failed", index + 1)
             ended = time.monotonic()
-            next_round = max(began + self.GAP_SECONDS, ended + 2 * (ended - began))
+            soonest = max(began + self.GAP_SECONDS, ended + 2 * (ended - began))
+
+    def _round_due(self, bus: int | None, soonest: float) -> bool:
+        """Wait until ``bus`` has screens to draw and the table has been quiet (see the
+        class), not before ``soonest``; False once the painter is closed."""
+        due, wake = self._due[bus], self._wake[bus]
+        with wake:
+            wake.wait_for(lambda: due or self._closed)
+            latest = time.monotonic() + self.LATEST_SECONDS
+            while not self._closed:
+                quiet = self._changed_at[bus] + self.QUIET_SECONDS
+                start = max(min(quiet, latest), soonest)
+                now = time.monotonic()
+                if now >= start:
+                    return True
+                wake.wait(start - now)
+            return False
 
     def close(self) -> None:
         """Stop drawing (what is still due is dropped). Idempotent."""
