@@ -246,9 +246,12 @@ class Journal:
                     match.game.spec.rules)])
         self._execute(header, self._entry_rows(match.id, entries))
 
-    def append(self, match_id: str, entries: list[Entry]) -> None:
-        """Write ``entries`` in one transaction; returns once they are on disk."""
-        self._execute(self._entry_rows(match_id, entries))
+    def append(self, match_id: str, entries: list[Entry], finished: bool = False) -> None:
+        """Write ``entries`` in one transaction; returns once they are on disk.
+        ``finished``: they end the match, which is marked over in the same transaction
+        (as :meth:`finish` would)."""
+        self._execute(self._entry_rows(match_id, entries),
+                      self._finished_rows(match_id) if finished else ("", []))
 
     @staticmethod
     def _entry_rows(match_id: str, entries: list[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
@@ -259,8 +262,12 @@ class Journal:
 
     def finish(self, match_id: str) -> None:
         """Mark a match as over, so a restart does not offer to resume it."""
-        self._execute(("INSERT OR IGNORE INTO finished (match_id, at) VALUES (?, ?)",
-                       [(match_id, time.time())]))
+        self._execute(self._finished_rows(match_id))
+
+    @staticmethod
+    def _finished_rows(match_id: str) -> tuple[str, list[tuple[Any, ...]]]:
+        return ("INSERT OR IGNORE INTO finished (match_id, at) VALUES (?, ?)",
+                [(match_id, time.time())])
 
     def _execute(self, *statements: tuple[str, list[tuple[Any, ...]]]) -> None:
         """Run each ``(sql, rows)`` in one transaction."""

@@ -44,7 +44,7 @@ class Entry:
 class JournalSink(Protocol):
     """Where a match writes its entries before they count (see :mod:`journal`)."""
 
-    def append(self, match_id: str, entries: list[Entry]) -> None: ...
+    def append(self, match_id: str, entries: list[Entry], finished: bool = False) -> None: ...
 
 
 def clone(state: Any) -> Any:
@@ -318,7 +318,7 @@ class Match:
             legal = self._check_legal(actor, action)
             work = self._act(actor, legal)
             work = self._run_chance(work)
-        self._write(work["entries"])
+        self._write(work)
         self._commit(work)
         return work["entries"]
 
@@ -444,9 +444,12 @@ class Match:
             return work
         return self._act(actor, self._check_legal(actor, action))
 
-    def _write(self, entries: list[Entry]) -> None:
-        if self.journal is not None and entries:
-            self.journal.append(self.id, entries)
+    def _write(self, work: dict[str, Any]) -> None:
+        if self.journal is not None and work["entries"]:
+            # The change that ends the match says so in the same transaction: one
+            # flush to disk, not two (on an SD card each one is tens of milliseconds).
+            over = work["meta"]["ended"] or self.game.result(work["state"]) is not None
+            self.journal.append(self.id, work["entries"], finished=over)
 
     def _commit(self, work: dict[str, Any]) -> None:
         if work["undo"] == "pop":

@@ -402,10 +402,10 @@ class Table:
             self.refresh()
 
     def _after(self, match: Match) -> None:
-        """A change was applied to ``match``: a finished match goes to the night."""
+        """A change was applied to ``match``: a finished match goes to the night (the
+        journal marked it over with the change itself, ``Match._write``)."""
         if match.is_over:
             self.night.record(match)
-            self.journal.finish(match.id)
 
     def twin(self, match: Match, journal: Journal) -> "Table":
         """A copy of this table playing ``match`` instead (a fork of this one, perhaps

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -54,8 +55,12 @@ def random_options(game: Game, rng: random.Random) -> dict[str, Any]:
             options[opt.name] = rng.random() < 0.5
         elif opt.choices:
             options[opt.name] = rng.choice(opt.choices)
-        elif opt.name.endswith("_seconds"):
-            options[opt.name] = rng.choice((0, 30))
+    for opt in game.spec.options:
+        if opt.name.endswith("_seconds"):
+            # A step timer on or off, picked from the other options, not drawn from
+            # ``rng``: every seed plays the matches it played before timers existed.
+            picked = zlib.crc32(repr(sorted(options.items())).encode())
+            options[opt.name] = (0, 30)[picked % 2]
     return options
 
 
