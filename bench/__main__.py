@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from bench import (cpu_budget, engine_bench, footprint, journal_bench, press_to_phones,
                    press_to_screen, screen_bytes, sd_card)
-from bench.stats import machine, summary
+from bench.stats import fmt, machine, summary, verdict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
@@ -132,21 +132,22 @@ def _row(name: str, unit: str, samples, target: str) -> dict[str, Any]:
     return {"name": name, "unit": unit, **summary(samples), "target": target}
 
 
-def _fmt(value: Any) -> str:
-    if value is None or value == "":
-        return ""
-    if isinstance(value, float):
-        return f"{value:.3f}" if value < 10 else f"{value:.1f}"
-    return str(value)
-
-
 def print_table(rows: list[dict[str, Any]]) -> None:
+    """The rows as a table, every target judged met or not met (a row whose target
+    already says so, such as the peer's ratios, keeps its own words)."""
     header = ("benchmark", "unit", "n", "p50", "p99", "max", "target")
-    cells = [header] + [tuple(_fmt(r.get(k)) for k in ("name", "unit", "n", "p50", "p99",
-                                                         "max", "target")) for r in rows]
+    cells = [header] + [tuple(fmt(r.get(k)) for k in ("name", "unit", "n", "p50", "p99",
+                                                        "max")) + (_judged(r),) for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     for row in cells:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+def _judged(row: dict[str, Any]) -> str:
+    target = str(row.get("target") or "")
+    if "met" in target.lower() or not verdict(row):
+        return target
+    return f"{target}: {verdict(row)}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,6 +26,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from bench.stats import fmt, verdict
+
 LABEL = "emulated arm64"
 
 #: The dependencies an arm64 install could get as a compiled wheel or not at all, and
@@ -44,31 +46,6 @@ WATCHED = {
     "segno": "join-code QR codes (pure Python)",
 }
 
-_TARGET = re.compile(r"^(?:(p50|p99|max)\s+)?(<=|<)\s*([0-9.]+)\s*(ms|us|s|MB)?")
-
-
-def verdict(row: dict[str, Any]) -> str:
-    """"met" or "not met" for a row whose target is a bound ("p99 <= 10 ms",
-    "<= 60 MB", "< 1 at p50 and p99"); "" for a row that only reports."""
-    target = str(row.get("target") or "").strip()
-    if target.startswith("< 1 at p50 and p99"):
-        values = [row.get("p50"), row.get("p99")]
-        if None in values:
-            return ""
-        return "met" if all(v < 1 for v in values) else "not met"
-    found = _TARGET.match(target)
-    if not found:
-        return ""
-    which, op, bound, _unit = found.groups()
-    value = row.get(which or "max")
-    if value is None and which is None:
-        value = row.get("p50")
-    if value is None:
-        return ""
-    ok = value <= float(bound) if op == "<=" else value < float(bound)
-    return "met" if ok else "not met"
-
-
 def emulated(raw: dict[str, Any], host: str, qemu: str, when: datetime) -> dict[str, Any]:
     """The bench's JSON with every row labelled emulated and judged against its target,
     and the host that did the emulating beside the machine the root reports."""
@@ -86,14 +63,6 @@ def result_name(when: datetime) -> str:
     return f"emulated-arm64-{when.strftime('%Y%m%dT%H%MZ')}.json"
 
 
-def _fmt(value: Any) -> str:
-    if value is None or value == "":
-        return ""
-    if isinstance(value, float):
-        return f"{value:.3f}" if value < 10 else f"{value:.1f}"
-    return str(value)
-
-
 def table_lines(report: dict[str, Any]) -> list[str]:
     """The run as text: what emulated it, then one line per row with its verdict."""
     em, where = report["emulated"], report["machine"]
@@ -102,7 +71,7 @@ def table_lines(report: dict[str, Any]) -> list[str]:
              f" inside the root, {em['taken']}. Not a Pi: a proxy for a slow arm64 board.", ""]
     header = ("benchmark", "unit", "n", "p50", "p99", "max", "target", "verdict")
     keys = ("name", "unit", "n", "p50", "p99", "max", "target")
-    cells = [header] + [tuple(_fmt(r.get(k)) for k in keys) + (r.get("verdict", ""),)
+    cells = [header] + [tuple(fmt(r.get(k)) for k in keys) + (r.get("verdict", ""),)
                         for r in report["rows"]]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     for row in cells:

@@ -74,8 +74,8 @@ class Audit:
     def watch(self, journal) -> None:
         append = journal.append
 
-        def noted(match_id, entries):
-            append(match_id, entries)
+        def noted(match_id, entries, finished=False):
+            append(match_id, entries, finished)
             self.commits.append(time.monotonic())
         journal.append = noted
 

@@ -6,8 +6,9 @@ import gc
 import math
 import os
 import platform
+import re
 import statistics
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 
 def percentile(samples: Sequence[float], fraction: float) -> float:
@@ -54,3 +55,37 @@ def frozen_start() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+_TARGET = re.compile(r"^(?:(p50|p99|max)\s+)?(<=|<)\s*([0-9.]+)\s*(ms|us|s|MB)?")
+
+
+def verdict(row: dict[str, Any]) -> str:
+    """"met" or "not met" for a row whose target is a bound ("p99 <= 10 ms",
+    "<= 60 MB", "< 1 at p50 and p99"); "" for a row that only reports."""
+    target = str(row.get("target") or "").strip()
+    if target.startswith("< 1 at p50 and p99"):
+        values = [row.get("p50"), row.get("p99")]
+        if None in values:
+            return ""
+        return "met" if all(v < 1 for v in values) else "not met"
+    found = _TARGET.match(target)
+    if not found:
+        return ""
+    which, op, bound, _unit = found.groups()
+    value = row.get(which or "max")
+    if value is None and which is None:
+        value = row.get("p50")
+    if value is None:
+        return ""
+    ok = value <= float(bound) if op == "<=" else value < float(bound)
+    return "met" if ok else "not met"
+
+
+def fmt(value: Any) -> str:
+    """A figure as the tables print it."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+    return str(value)
