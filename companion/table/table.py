@@ -340,10 +340,17 @@ class Table:
             self.timekeeper.follow(match and match.id, match and match.timer(),
                                    bool(match and match.is_paused))
             views = Views(match)  # each viewer's view is built once a refresh
-            self._displays = [self._display(seat, views) for seat in range(self.seat_count)]
+            first: dict[int, Display] = {}
+            if self._acting_now in range(len(self.devices)):
+                # The seat that acted first, its view, its screen and its frame: its
+                # player is looking at it; everyone else's waits a moment longer.
+                first = {self._acting_now: self._display(self._acting_now, views)}
+                self._paint_seats(first)
+            self._displays = [first.get(seat) or self._display(seat, views)
+                              for seat in range(self.seat_count)]
             self.nudges.follow(match and match.id, match.step() if match else "",
                                [d.led for d in self._displays], self._acting_now)
-            self._paint_seats()
+            self._paint_seats(dict(enumerate(self._displays[:len(self.devices)])))
             self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
                                    names=self.access.names(), claimed=self._claimed,
                                    pods=self.pod_report, night=self.night.payload(),
@@ -351,18 +358,18 @@ class Table:
         if self.hub is not None:
             self.hub.publish()
 
-    def _paint_seats(self) -> None:
-        """Hand each seat's device what it shows now: its display with the step timer,
-        or its join code. Callers hold the table lock."""
+    def _paint_seats(self, displays: dict[int, Display]) -> None:
+        """Hand each seat in ``displays`` (seat -> its display now) what its device
+        shows: the display with the step timer, or its join code. Callers hold the
+        table lock."""
         face, blinking = self.timekeeper.face(), self.timekeeper.blinking()
-        # The acting seat first: its player is looking at it.
-        for index in sorted(range(len(self.devices)), key=lambda i: i != self._acting_now):
+        for index, display in displays.items():
             device = self.devices[index]
             claimed = index in self._claimed and index not in self._showing_code
             if not claimed:
                 shown: Any = self.join_url(index)
             else:
-                shown = display = self._displays[index]
+                shown = display
                 if face:
                     # The last seconds blink the lights of the seats still to act.
                     led = "blink" if blinking and display.led == "on" else display.led
@@ -383,7 +390,7 @@ class Table:
             return
         with self._lock:
             if self._displays:
-                self._paint_seats()
+                self._paint_seats(dict(enumerate(self._displays[:len(self.devices)])))
 
     def _time_up(self, key: str) -> None:
         """The step timer ``key`` ran out: the timekeeper makes the step's ending move."""

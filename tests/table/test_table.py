@@ -119,3 +119,16 @@ def test_a_finished_match_is_not_resumed(tmp_path):
     again = Table(Journal(path), [])
     assert again.resume() is None and again.match is None
     again.journal.close()
+
+
+def test_the_seat_that_pressed_is_redrawn_before_every_other(table, hardware):
+    claim_all(hardware)
+    table.start("moon-yeti", 4, {"time_source": "typed"}, seed="first")
+    table.submit(0, {"type": "declare", "minute": 7})
+    drawn: list[int] = []
+    for index in range(4):
+        hardware[index].when_changed = lambda index=index: drawn.append(index)
+    choose(hardware, 2, lambda action: action["type"] == "ready")
+    assert table.match.snapshot()["state"]["ready"][2]
+    # Every seat's screen changed ("1 of 4 ready to vote"); the presser's came first.
+    assert sorted(set(drawn)) == [0, 1, 2, 3] and drawn[0] == 2
