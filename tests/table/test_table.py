@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import HOST, Journal
-from companion.errors import ActionRejected
+from companion.errors import ActionRejected, JournalError
 from companion.table import Table
 from tests.table.conftest import choose, claim_all
 
@@ -132,3 +132,19 @@ def test_the_seat_that_pressed_is_redrawn_before_every_other(table, hardware):
     assert table.match.snapshot()["state"]["ready"][2]
     # Every seat's screen changed ("1 of 4 ready to vote"); the presser's came first.
     assert sorted(set(drawn)) == [0, 1, 2, 3] and drawn[0] == 2
+
+
+def test_a_change_the_journal_cannot_write_is_never_shown(table, hardware):
+    """A change the journal cannot write is not applied, and nothing of it is shown:
+    every payload and screen is as it was."""
+    claim_all(hardware)
+    table.start("moon-yeti", 4, {"time_source": "typed"}, seed="disk")
+    before = table.match.snapshot()
+    texts = [table.payload_text(viewer)[1] for viewer in ("public", 0, 1, 2, 3)]
+    screens = [hardware.frame(seat).tobytes() for seat in range(4)]
+    table.journal.close()  # the card is gone
+    with pytest.raises(JournalError):
+        table.submit(0, {"type": "declare", "minute": 7})
+    assert table.match.snapshot() == before
+    assert [table.payload_text(viewer)[1] for viewer in ("public", 0, 1, 2, 3)] == texts
+    assert [hardware.frame(seat).tobytes() for seat in range(4)] == screens
