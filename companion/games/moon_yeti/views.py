@@ -24,7 +24,7 @@ PUBLIC_KEYS = ("step", "seats", "minute", "roles", "ready", "reckoning", "innoce
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The public record, plus the viewer's own secrets; everything at the end."""
     options = state["options"]
-    out = {key: clone(state[key]) for key in PUBLIC_KEYS}
+    out = clone({key: state[key] for key in PUBLIC_KEYS})  # one copy, not one per key
     out.update({"mode": options["mode"], "time_source": options["time_source"],
                 "confession_rule": options["confession"],
                 "change_course": options["change_course"],
