@@ -64,6 +64,8 @@ def test_the_discussion_timer_shows_everywhere_and_ends_the_discussion(timed, ha
     assert entries[-1].action == {"type": "discussion_over"}
     assert timer(table) is None  # the vote is not timed
     assert hardware[0].display.timer == ""
+    log = next(p for p in table.payload(PUBLIC)[1]["board"] if p["part"] == "log")
+    assert "The discussion's time ran out: the vote opened" in log["lines"]
 
 
 def test_a_pause_holds_the_timer_and_resuming_runs_it_on(timed, hardware):

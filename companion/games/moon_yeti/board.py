@@ -227,6 +227,10 @@ def _tally_rows(ballots: list[list[Any]], names: Names) -> list[tuple[str, int]]
 
 # -- the story -----------------------------------------------------------------------------
 
+#: The story's line when the host's discussion timer ended a discussion.
+TIME_UP = "The discussion's time ran out: the vote opened"
+
+
 def story(view: View) -> list[str]:
     """The match so far in words, oldest first, from what the public view holds. Lines
     are only ever added at the end (the table keeps the story by its new lines)."""
@@ -240,6 +244,8 @@ def story(view: View) -> list[str]:
         lines.append("Four aces are dealt: the ace of spades is the Mutineer")
     elif state["minute"] is not None:
         lines.append(f"The time is declared: :{state['minute']:02d}")
+    if DISCUSS1 in state["timed_out"]:
+        lines.append(TIME_UP)
     if state["ballots1"] is not None:
         first = state["vote1"]["cast"]
         lines.append("Innocence vote: " + _ballot_list(names, first))
@@ -249,6 +255,8 @@ def story(view: View) -> list[str]:
     if state["condemned"] is not None:
         lines.append(f"The Helmsman condemned {_name(names, state['condemned'])}: "
                      "two votes in the guilt vote")
+    if DISCUSS2 in state["timed_out"]:
+        lines.append(TIME_UP)
     if state["ballots2"] is not None:
         lines += _guilt_ballot_lines(state, names)
         lines += _change_line(state, names, "forgiveness")

@@ -256,7 +256,7 @@ class MoonYeti(Game):
             "vote1": None, "ballots1": None, "reckoning": None, "innocent": None,
             "condemned": None, "vote2": None, "ballots2": None, "ballots2_cast": None,
             "bosun_waited": False, "forgiveness": None, "course": None,
-            "guilty": None, "end": None,
+            "guilty": None, "end": None, "timed_out": [],
         }
 
     # -- the deal and the time -----------------------------------------------------------
@@ -295,6 +295,7 @@ class MoonYeti(Game):
                              ctx: Context) -> None:
         """The timekeeper: the discussion's time is up; everyone not ready yet is, and
         the vote opens (an unused search or confession is given up, as with Ready)."""
+        state["timed_out"].append(state["step"])  # the table's story says so
         for seat in _not_ready(state):
             self.move_ready(state, seat, {"type": "ready"}, ctx)
 

@@ -18,7 +18,7 @@ from companion.games.moon_yeti.data import (
 #: Facts the whole table knows (the ballots only once revealed: they are None before).
 PUBLIC_KEYS = ("step", "seats", "minute", "roles", "ready", "reckoning", "innocent",
                "condemned", "ballots1", "ballots2", "ballots2_cast", "bosun_waited",
-               "forgiveness", "course", "guilty", "end")
+               "forgiveness", "course", "guilty", "end", "timed_out")
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
