@@ -13,8 +13,10 @@ The runtime needs only this much::
 
 See docs/seats.md; seat pods (``pod = "<id>"`` in the config): docs/pods.md.
 """
+from companion.clocks import Clock, ManualClock, MonotonicClock
+
 from .backends import RecordingBus, SimTable, TableHardware, default_backend, open_seats
-from .buttons import Clock, ManualClock, MonotonicClock, SeatButton, SeatButtons
+from .buttons import SeatButton, SeatButtons
 from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_buses,
                      i2c_bus_exists, i2c_root_bus, load_table_config, parse_table_config,
                      sim_table_config)

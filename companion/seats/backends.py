@@ -24,9 +24,10 @@ from typing import Any, Callable, Iterator
 
 from PIL import Image
 
+from companion.clocks import Clock, ManualClock, MonotonicClock
 from companion.errors import SeatError
 
-from .buttons import ROLES, Clock, ManualClock, MonotonicClock, SeatButtons
+from .buttons import ROLES, SeatButtons
 from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists, i2c_root_bus
 from .pods import PodManager, PodSeat
 from .seat import Seat

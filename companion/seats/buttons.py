@@ -35,7 +35,7 @@ import logging
 import threading
 from typing import Any, Callable
 
-from companion.clocks import Clock, ManualClock, MonotonicClock, Timer
+from companion.clocks import Clock, MonotonicClock, Timer
 
 from gpiozero import DigitalInputDevice
 

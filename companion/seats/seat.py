@@ -33,9 +33,10 @@ from typing import Any, Callable, Iterator
 
 from PIL import Image, ImageChops
 
+from companion.clocks import Clock, MonotonicClock
 from companion.engine.display import Choice, Display, MenuItem
 
-from .buttons import Clock, MonotonicClock, SeatButtons
+from .buttons import SeatButtons
 from .screen import BACK, ScreenState, menu_lines, render
 
 log = logging.getLogger(__name__)

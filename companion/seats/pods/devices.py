@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PIL import Image
 
+from companion.clocks import Clock
 from companion.seats import podlink
-from companion.seats.buttons import ROLES, ButtonState, Clock, wrap_callback
+from companion.seats.buttons import ROLES, ButtonState, wrap_callback
 from companion.seats.screen import HEIGHT, WIDTH
 from companion.seats.seat import CONTRAST, DIM_CONTRAST, Seat
 from companion.seats.ssd1306 import pack_pages
