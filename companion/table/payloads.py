@@ -17,6 +17,7 @@ from companion import jsontext
 from companion.engine import HOST, PUBLIC, Display, Match
 from companion.engine.rules import Viewer
 from companion.table import lobby
+from companion.table.nudges import Nudges
 
 
 class Views(dict):
@@ -135,7 +136,7 @@ class Payloads:
                 seat_count: int, names: list[str], claimed: set[int],
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
                 night: dict[str, Any] | None = None,
-                timer: dict[str, Any] | None = None, nudges: Any = None) -> None:
+                timer: dict[str, Any] | None = None, nudges: Nudges | None = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
         changed. ``pods`` reports the seat pods for the host page; ``night`` is the

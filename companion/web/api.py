@@ -7,6 +7,7 @@ status and leaves the match unchanged.
 from __future__ import annotations
 
 import io
+import math
 import threading
 from typing import Any
 
@@ -294,7 +295,7 @@ def host_timer():
     left (``{"end": true}``: the time is up now, as if it had run out)."""
     add, end = g.body.get("add"), g.body.get("end")
     if end is True and add is None:
-        _table().add_time(-float(TIMER_MAX))
+        _table().add_time(-math.inf)  # all that is left, however much was added
     elif type(add) is int and -TIMER_MAX <= add <= TIMER_MAX and end is None:
         _table().add_time(add)
     else:

@@ -174,3 +174,14 @@ def test_ending_a_held_timer_ends_the_discussion_when_the_match_resumes(timed, h
     table.submit(HOST, {"type": "resume"})
     hardware.advance(0)
     assert table.match.step() == "vote1"
+
+
+def test_time_up_now_ends_a_timer_however_much_was_added(timed, hardware):
+    import math
+    table = timed()
+    discussing(table)
+    for _ in range(40):
+        table.add_time(30)  # 30 + 1,200 s: more than the longest timer an option sets
+    table.add_time(-math.inf)  # the host page's "Time's up now"
+    hardware.advance(0)
+    assert table.match.step() == "vote1"
