@@ -2,6 +2,8 @@
 pause, resumed after a restart, and ended as the game says (docs/table.md, "Timers")."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from companion.engine import HOST, PUBLIC, ActionRejected, Journal
@@ -177,7 +179,6 @@ def test_ending_a_held_timer_ends_the_discussion_when_the_match_resumes(timed, h
 
 
 def test_time_up_now_ends_a_timer_however_much_was_added(timed, hardware):
-    import math
     table = timed()
     discussing(table)
     for _ in range(40):
