@@ -350,7 +350,7 @@ class Table:
                               for seat in range(self.seat_count)]
             self.nudges.follow(match and match.id, match.step() if match else "",
                                [d.led for d in self._displays], self._acting_now)
-            self._paint_seats(dict(enumerate(self._displays[:len(self.devices)])))
+            self._paint_seats(self._with_devices())
             self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
                                    names=self.access.names(), claimed=self._claimed,
                                    pods=self.pod_report, night=self.night.payload(),
@@ -382,6 +382,10 @@ class Table:
             else:
                 paint(device, shown)
 
+    def _with_devices(self) -> dict[int, Display]:
+        """Seat -> its last display, for every seat that has a device."""
+        return dict(enumerate(self._displays[:len(self.devices)]))
+
     def _timer_tick(self, at_zero: bool) -> None:
         """A second of the step timer went by: the seats' screens show it. At zero the
         payloads say so too (the phones count down by themselves until then)."""
@@ -390,7 +394,7 @@ class Table:
             return
         with self._lock:
             if self._displays:
-                self._paint_seats(dict(enumerate(self._displays[:len(self.devices)])))
+                self._paint_seats(self._with_devices())
 
     def _time_up(self, key: str) -> None:
         """The step timer ``key`` ran out: the timekeeper makes the step's ending move."""
