@@ -168,9 +168,8 @@ class Server:
         self.hub.close()
         self.screens.close()
         self.http.shutdown()
+        self.table.close()  # its timers, journal, night, notes and seat access
         self.hardware.close()
-        self.journal.close()
-        self.table.night.close()
 
 
 class HttpServer:

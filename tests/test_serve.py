@@ -176,3 +176,20 @@ def test_serve_lan_says_where_phones_join(data_dir):
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=20)
     assert f"phones on this network join at http://127.0.0.2:{port}/join" in out
+
+
+def test_a_closed_server_stops_its_tables_timers(tmp_path):
+    """Closing the server closes its table: a step timer still running makes no move
+    afterwards on the closed journal (a test that served a timed match once left its
+    clock running into the tests after it)."""
+    from companion.serve import Server, ServeOptions
+    server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path),
+                                 host="127.0.0.1", port=0))
+    server.table.start("moon-yeti", 4, {"time_source": "typed", "discussion_seconds": 30})
+    server.table.submit(0, {"type": "declare", "minute": 7})
+    assert server.table.timekeeper.shown()["running"]
+    server.close()
+    assert server.table.timekeeper.shown() is None
+    leftover = server.table.timekeeper.clock.call_later(0, lambda: None)
+    assert leftover.cancelled  # the table's own clock is closed: it schedules nothing
+    server.close()  # idempotent

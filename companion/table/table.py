@@ -70,6 +70,7 @@ class Table:
         self._shown: dict[int, Any] = {}  # what each seat's device was last given
         self._displays: list[Display] = []  # each seat's display at the last refresh
         self._acting_now: Actor | None = None  # who made the change being refreshed
+        self._closed = False
         self.notes = TableNotes.beside(journal.path)
         self.nudges = Nudges(self.seat_count, self.notes)
         self._owns_timer_clock = timer_clock is None
@@ -400,7 +401,7 @@ class Table:
         """The step timer ``key`` ran out: the timekeeper makes the step's ending move."""
         with self._lock:
             match = self.match
-            if match is None:
+            if match is None or self._closed:  # (the clock's call raced ``close``)
                 return
             try:
                 if not match.time_up(key):
@@ -446,6 +447,7 @@ class Table:
         if self._owns_timer_clock:
             self.timekeeper.clock.close()
         with self._lock:
+            self._closed = True
             for device in self.devices:
                 device.close()
             self.journal.close()

@@ -183,7 +183,13 @@ class Timekeeper:
         key = self._key
         # Not from inside ``follow`` (the table holds its lock and is mid-refresh):
         # the clock's thread makes the ending move, as any seat's would be made.
-        self.clock.call_later(0, lambda: self._ran_out(key))
+        self._wake = self.clock.call_later(0, lambda: self._end(key))
+
+    def _end(self, key: str) -> None:
+        with self._lock:
+            if key != self._key:  # stopped, moved on or closed meanwhile
+                return
+        self._ran_out(key)
 
     def _note(self) -> None:
         if self.notes is not None and self._match is not None and self._key is not None:
@@ -208,7 +214,9 @@ class Timekeeper:
             return twin
 
     def close(self) -> None:
-        """Stop the timer and close the notes (idempotent)."""
+        """Stop the timer for good: no call is made after this (idempotent)."""
         with self._lock:
             self._cancel()
+            self._match = self._key = None
+            self._running = False
             self.notes = None  # the table closes them

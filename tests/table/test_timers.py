@@ -2,6 +2,7 @@
 pause, resumed after a restart, and ended as the game says (docs/table.md, "Timers")."""
 from __future__ import annotations
 
+import logging
 import math
 
 import pytest
@@ -186,3 +187,16 @@ def test_time_up_now_ends_a_timer_however_much_was_added(timed, hardware):
     table.add_time(-math.inf)  # the host page's "Time's up now"
     hardware.advance(0)
     assert table.match.step() == "vote1"
+
+
+def test_a_closed_table_makes_no_ending_move(timed, hardware, caplog):
+    """The end is due (the host's "Time's up now") but the table closes before the
+    clock makes the move: nothing is tried on the closed journal, nothing is logged."""
+    table = timed()
+    discussing(table)
+    table.add_time(-math.inf)
+    table.close()
+    with caplog.at_level(logging.INFO):
+        hardware.advance(5)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert table.timekeeper.shown() is None
