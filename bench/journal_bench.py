@@ -22,9 +22,9 @@ def run(commits: int = 500, long_match: int = 2000) -> dict[str, object]:
         times: list[float] = []
         append = journal.append
 
-        def timed(match_id, entries, finished=False):
+        def timed(match_id, entries, finished=False, alongside=None):
             started = time.perf_counter()
-            append(match_id, entries, finished)
+            append(match_id, entries, finished, alongside=alongside)
             times.append((time.perf_counter() - started) * 1000)
         journal.append = timed
         match = Match.create(VOTE, 8, {"rounds": 100_000}, seed="journal", journal=journal)

@@ -2,8 +2,8 @@
 
 :func:`run_ours` starts the real stack (``companion.serve.Server``: the sim seats, the
 table, the journal on disk, the Flask app on cheroot's threaded server, the live hub)
-on a free loopback port in a thread, puts ``bench/vote_game.py``'s match on the table,
-and joins all 8 seats through their join links. The clients run in a separate process,
+in a fresh process of its own on a free loopback port, puts ``bench/vote_game.py``'s
+match on the table, and joins all 8 seats through their join links. The clients run in a separate process,
 as the peer's do (so they do not share the server's GIL): 8 seat streams
 (``/api/seat/stream``, each with its seat's cookie), 2 public streams
 (``/api/public/stream``) and the 8 seats' kept-alive connections that cast the ballots
@@ -37,20 +37,43 @@ WARMUP = 16
 VOTE_TIMEOUT = 10.0
 
 
+try:  # the clients read every payload: as quickly as the peer's clients (V8) do
+    from orjson import loads as _loads
+except ImportError:
+    _loads = json.loads
+
+
 class OursError(RuntimeError):
     """The benchmark could not run (the message says why)."""
 
 
-# -- the server side (this process) -------------------------------------------------------
+# -- the server side (a fresh process of its own) ----------------------------------------
 def run_ours(votes: int = 500, warmup: int = WARMUP, data_dir: str | None = None,
              pace_ms: float = 0.0) -> list[float]:
     """Cast ``votes`` timed ballots (after ``warmup`` untimed ones) on our own server
     with 10 live streams in another process; return each ballot's latency in ms.
 
-    The journal goes to a new temporary folder inside ``data_dir`` (default: the
-    system's temporary folder, on disk as a Pi's SD card is); a folder on tmpfs (e.g.
-    ``/dev/shm``) shows what the journal's fsync costs."""
-    # Imported here: the listener process runs this file as a script, without them.
+    The server runs in a fresh Python process, as the peer's does in a fresh Node
+    process: nothing the benchmarks before it left behind (threads, garbage, a warm or
+    cold cache) is in its figures. The journal goes to a new temporary folder inside
+    ``data_dir`` (default: the system's temporary folder, on disk as a Pi's SD card
+    is); a folder on tmpfs (e.g. ``/dev/shm``) shows what the journal's fsync costs."""
+    config = {"votes": votes, "warmup": warmup, "data_dir": data_dir, "pace_ms": pace_ms}
+    root = Path(__file__).resolve().parent.parent
+    served = subprocess.run([sys.executable, "-m", "bench.ours_vote", "--serve"],
+                            input=json.dumps(config) + "\n", capture_output=True,
+                            text=True, cwd=root, timeout=60 + (warmup + votes) * VOTE_TIMEOUT)
+    lines = served.stdout.split()
+    if served.returncode != 0 or not lines or lines[-1] != "done":
+        raise OursError(f"our server's process stopped (exit {served.returncode}):"
+                        f" {served.stderr.strip()[-600:]}")
+    return [float(line) for line in lines[:-1]]
+
+
+def serve_and_cast(votes: int, warmup: int, data_dir: str | None,
+                   pace_ms: float) -> list[float]:
+    """The server's process: ``mutiny serve``'s stack on a free loopback port, the
+    vote on its table, the clients in a process of their own; each ballot's ms."""
     from bench.vote_game import GAME
     from companion.serve import Server, ServeOptions
 
@@ -149,7 +172,7 @@ class _Stream:
             event, _, self.buffer = self.buffer.partition(b"\n\n")
             for line in event.split(b"\n"):
                 if line.startswith(b"data: "):
-                    count = _ballots_counted(json.loads(line[6:]), self.seats)
+                    count = _ballots_counted(_loads(line[6:]), self.seats)
                     if count != self.count:
                         self.count, moved = count, True
         return moved
@@ -251,6 +274,18 @@ def listen(host: str, port: int, cookies: list[str], ballots: list[str], warmup:
     out.flush()
 
 
+def _serve_main() -> int:
+    config = json.loads(sys.stdin.readline())
+    try:
+        latencies = serve_and_cast(config["votes"], config["warmup"], config["data_dir"],
+                                   config["pace_ms"])
+    except OursError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    sys.stdout.write("".join(f"{ms:.6f}\n" for ms in latencies) + "done\n")
+    return 0
+
+
 def _listen_main() -> int:
     config = json.loads(sys.stdin.readline())
     try:
@@ -274,4 +309,6 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--listen"]:
         sys.exit(_listen_main())
+    if sys.argv[1:2] == ["--serve"]:
+        sys.exit(_serve_main())
     sys.exit(main(sys.argv[1:]))

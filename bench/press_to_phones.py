@@ -74,8 +74,8 @@ class Audit:
     def watch(self, journal) -> None:
         append = journal.append
 
-        def noted(match_id, entries, finished=False):
-            append(match_id, entries, finished)
+        def noted(match_id, entries, finished=False, alongside=None):
+            append(match_id, entries, finished, alongside=alongside)
             self.commits.append(time.monotonic())
         journal.append = noted
 
@@ -144,14 +144,16 @@ def _press_once(server, hw, table, viewers, events: queue.Queue,
         # After the press edge: whatever it changed (a notice cleared) has gone out.
         before = {v: table.payload(v)[0] for v in set(viewers)}
         _drain(events)
-        version = table.match.version
+        version, seen = table.match.version, server.hub.serial
         edge = time.monotonic()
         hw.pin(seat, "select").drive_high()  # the release confirms the choice
         # The release counts once it has been stable for the debounce time (on a Pi,
         # lgpio reports the edge only then): the latency runs from that moment.
         start = edge + hw.config.bounce_ms / 1000
+        # Woken by the table's publish, not by polling: a loop in the server's process
+        # would take the interpreter from the server it measures.
         while table.match.version == version and time.monotonic() < edge + 0.3:
-            time.sleep(0.0005)
+            seen = server.hub.wait(seen, max(0.0, edge + 0.3 - time.monotonic()))
         if table.match.version != version:
             break
         time.sleep(DEBOUNCE)

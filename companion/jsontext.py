@@ -19,6 +19,16 @@ except ImportError:  # a platform without its wheel: the standard library, slowe
 _COMPACT = (",", ":")
 
 
+def check(value: Any) -> None:
+    """Raise TypeError unless ``value`` is made of JSON values (checked as quickly as
+    :func:`dumps` writes it; orjson writes NaN and infinities as null, the standard
+    library refuses them)."""
+    if orjson is not None:
+        orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)  # JSONEncodeError is a TypeError
+    else:
+        json.dumps(value, allow_nan=False)
+
+
 def dumps(value: Any, sort_keys: bool = False) -> str:
     """Compact JSON text of ``value`` (keys in the order given, or sorted)."""
     if orjson is not None:

@@ -26,8 +26,9 @@ from that seat's own view (only its own phone sees it). See docs/boards.md.
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Mapping, Sequence
+
+from companion import jsontext
 
 Part = dict[str, Any]
 #: A cell of a grid or a die's face: a word or a number (None: nothing there / unknown).
@@ -272,7 +273,7 @@ def checked(parts: Any, who: str) -> list[Part]:
     if not isinstance(parts, (list, tuple)):
         raise TypeError(f"{who} must return a list of board parts, not {type(parts).__name__}")
     out = _parts(parts, who)
-    json.dumps(out, allow_nan=False)  # JSON-able, or a TypeError/ValueError right here
+    jsontext.check(out)  # JSON-able, or a TypeError/ValueError right here
     return out
 
 

@@ -91,9 +91,11 @@ def menu(choices: tuple[Choice, ...] | list[Choice], path: tuple[str, ...] = ()
 class Display:
     """What one seat shows: a title, a few public-safe lines, choices, private details.
 
-    ``lines`` hold nothing another player may not see (they show at rest); ``private``
-    holds the seat's secrets, shown while select is held or behind hold-to-reveal on
-    the phone. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
+    ``lines`` hold nothing another player may not see (they show at rest), in full
+    words: the phone shows them as they are, the seat's screen fits them, or shows
+    ``short_lines`` in their place when the game gives forms made for 21 columns (as a
+    choice's ``short``). ``private`` holds the seat's secrets, shown while select is
+    held or behind hold-to-reveal on the phone. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
     it is the seat's turn to decide something urgent (a vote), else ``"off"``.
     ``timer`` is the step timer as a seat's screen shows it (``"0:42"``), set by the
     table, never by a game: phones count the time down themselves.
@@ -106,6 +108,12 @@ class Display:
     led: str = "off"
     extra: dict[str, Any] = field(default_factory=dict)
     timer: str = ""
+    short_lines: tuple[str, ...] = ()
+
+    @property
+    def screen_lines(self) -> tuple[str, ...]:
+        """What a small screen shows of the lines: the short forms when there are."""
+        return self.short_lines or self.lines
 
     def to_dict(self) -> dict[str, Any]:
         return {

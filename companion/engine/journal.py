@@ -33,6 +33,7 @@ from typing import Any, Callable
 from companion.engine.chance import Clock
 from companion.engine.match import Entry, Match, canonical
 from companion.engine.rules import Game
+from companion.engine.sidekick import Sidekick
 from companion.errors import ActionRejected, JournalError
 
 SCHEMA = """
@@ -154,6 +155,7 @@ class Journal:
         self._lock = threading.Lock()
         self._note: int | None = None  # the commit note's file descriptor
         self._rows = 0
+        self._sidekick = Sidekick("journal-sidekick")
         in_memory = str(path) == ":memory:"  # an in-memory journal, for tests
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -246,12 +248,17 @@ class Journal:
                     match.game.spec.rules)])
         self._execute(header, self._entry_rows(match.id, entries))
 
-    def append(self, match_id: str, entries: list[Entry], finished: bool = False) -> None:
+    def append(self, match_id: str, entries: list[Entry], finished: bool = False,
+               alongside: Callable[[], None] | None = None) -> None:
         """Write ``entries`` in one transaction; returns once they are on disk.
         ``finished``: they end the match, which is marked over in the same transaction
-        (as :meth:`finish` would)."""
+        (as :meth:`finish` would). ``alongside``: work to do on another thread while the
+        commit waits for the disk (:mod:`companion.engine.sidekick`); it is done when
+        this returns or raises, and it runs only once the entries are staged, so a
+        refused write never starts it."""
         self._execute(self._entry_rows(match_id, entries),
-                      self._finished_rows(match_id) if finished else ("", []))
+                      self._finished_rows(match_id) if finished else ("", []),
+                      alongside=alongside)
 
     @staticmethod
     def _entry_rows(match_id: str, entries: list[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
@@ -269,8 +276,9 @@ class Journal:
         return ("INSERT OR IGNORE INTO finished (match_id, at) VALUES (?, ?)",
                 [(match_id, time.time())])
 
-    def _execute(self, *statements: tuple[str, list[tuple[Any, ...]]]) -> None:
-        """Run each ``(sql, rows)`` in one transaction."""
+    def _execute(self, *statements: tuple[str, list[tuple[Any, ...]]],
+                 alongside: Callable[[], None] | None = None) -> None:
+        """Run each ``(sql, rows)`` in one transaction (``alongside``: see :meth:`append`)."""
         with self._lock:
             if self._closed:
                 raise JournalError("the journal is closed")
@@ -280,7 +288,7 @@ class Journal:
                 for sql, rows in statements:
                     if rows:
                         added += self._db.executemany(sql, rows).rowcount
-                self._db.execute("COMMIT")
+                failed = self._commit(alongside)
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -288,6 +296,26 @@ class Journal:
             self._rows += added
             if self._note is not None:
                 self._write_note()
+        if failed:
+            raise failed[0]  # the entries are on disk: the work alongside failed, not them
+
+    def _commit(self, alongside: Callable[[], None] | None) -> list[BaseException]:
+        """``COMMIT``, with ``alongside`` on the sidekick meanwhile; its error, if any,
+        is returned (to be raised once the commit is counted), never taken for the
+        commit's."""
+        if alongside is None:
+            self._db.execute("COMMIT")
+            return []
+        failed: list[BaseException] = []
+
+        def job() -> None:
+            try:
+                alongside()
+            except Exception as exc:
+                failed.append(exc)
+
+        self._sidekick.during(lambda: self._db.execute("COMMIT"), job)
+        return failed
 
     # -- reading ----------------------------------------------------------------------
     def match_ids(self) -> list[str]:
@@ -386,6 +414,7 @@ class Journal:
         with self._lock:
             if not self._closed:
                 self._closed = True
+                self._sidekick.close()
                 self._db.close()
                 if self._note is not None:
                     os.close(self._note)

@@ -21,7 +21,7 @@ from companion.engine.chance import Chance, Clock
 from companion.engine.display import Display
 from companion.engine.rules import (CHANCE, HOST, PUBLIC, TIMEKEEPER, Action, Actor, Context,
                                     Game, Result, State, Viewer)
-from companion.errors import ActionRejected
+from companion.errors import ActionRejected, JournalError
 
 #: Engine actions the host may take in any game.
 HOST_ACTIONS = ("undo", "pause", "resume", "end")
@@ -44,7 +44,8 @@ class Entry:
 class JournalSink(Protocol):
     """Where a match writes its entries before they count (see :mod:`journal`)."""
 
-    def append(self, match_id: str, entries: list[Entry], finished: bool = False) -> None: ...
+    def append(self, match_id: str, entries: list[Entry], finished: bool = False,
+               alongside: Callable[[], None] | None = None) -> None: ...
 
 
 def clone(state: Any) -> Any:
@@ -76,6 +77,7 @@ class Match:
         self._meta = {"version": 0, "draws": 0, "paused": False, "ended": False}
         # States before each action since the last chance outcome or reveal.
         self._undo: list[tuple[State, dict[str, Any]]] = []
+        self._settled: tuple[State, Result | None, tuple[Actor, ...]] | None = None
 
     # -- making a match ---------------------------------------------------------------
     @classmethod
@@ -144,7 +146,18 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self._meta["ended"] or self.game.result(self._state) is not None
+        return self._meta["ended"] or self._outcome()[0] is not None
+
+    def _outcome(self) -> tuple[Result | None, tuple[Actor, ...]]:
+        """The game's result and who acts, asked of the game once per state: one
+        refresh asks dozens of times. A change replaces the state, never edits it in
+        place (``_commit``), so the state object itself says whether they still hold."""
+        settled = self._settled
+        if settled is None or settled[0] is not self._state:
+            result = self.game.result(self._state)
+            acting = () if result is not None else tuple(self.game.acting(self._state))
+            settled = self._settled = (self._state, result, acting)
+        return settled[1], settled[2]
 
     @property
     def is_paused(self) -> bool:
@@ -163,7 +176,7 @@ class Match:
         """Who may act now (seats, maybe the host). Empty once the match is over."""
         if self.is_over:
             return []
-        return list(self.game.acting(self._state))
+        return list(self._outcome()[1])
 
     def legal_actions(self, actor: Actor) -> list[Action]:
         """Every action ``actor`` may take now (the host's engine actions included)."""
@@ -200,12 +213,13 @@ class Match:
         return self.apply(TIMEKEEPER, {"type": due["ends"]})
 
     def result(self) -> Result | None:
-        if self._meta["ended"] and self.game.result(self._state) is None:
+        result = self._outcome()[0]
+        if self._meta["ended"] and result is None:
             return Result(winners=[], scores=[0] * self.seats, reason="ended by the host")
-        return self.game.result(self._state)
+        return copy.deepcopy(result)  # the caller's own: the kept one stays as it was
 
     def _game_legal(self, actor: Actor) -> list[Action]:
-        if self.is_over or self.is_paused or actor not in self.acting():
+        if self.is_over or self.is_paused or actor not in self._outcome()[1]:
             return []
         return self.game.legal_actions(self._state, actor)
 
@@ -305,11 +319,18 @@ class Match:
         return {"state": clone(self._state), "meta": dict(self._meta)}
 
     # -- acting -----------------------------------------------------------------------
-    def apply(self, actor: Actor, action: Any) -> list[Entry]:
+    def apply(self, actor: Actor, action: Any,
+              alongside: Callable[[], None] | None = None) -> list[Entry]:
         """Apply ``actor``'s action and the chance steps that follow it.
 
         Returns the journal entries written. Raises :class:`ActionRejected` (and
-        changes nothing) when the action is not one of ``legal_actions(actor)``.
+        changes nothing) when the action is not one of ``legal_actions(actor)``, and
+        :class:`JournalError` (and changes nothing) when the journal cannot write it.
+
+        ``alongside``: work that reads the match as the action leaves it (the table
+        builds what every screen and page will show), done while the journal's commit
+        waits for the disk. Whoever passes it holds back what it built until this
+        returns: if the write fails, the match is put back as it was.
         """
         action = self._well_formed(action)
         if actor == HOST and action["type"] in HOST_ACTIONS:
@@ -318,8 +339,17 @@ class Match:
             legal = self._check_legal(actor, action)
             work = self._act(actor, legal)
             work = self._run_chance(work)
-        self._write(work)
+        if alongside is None:
+            self._write(work)
+            self._commit(work)
+            return work["entries"]
+        before = (self._state, self._meta, list(self._undo))
         self._commit(work)
+        try:
+            self._write(work, alongside)
+        except JournalError:
+            self._state, self._meta, self._undo = before
+            raise
         return work["entries"]
 
     def _well_formed(self, action: Any) -> Action:
@@ -349,7 +379,7 @@ class Match:
         if kind not in self.game.action_types:
             raise ActionRejected("unknown_action",
                                  f"{self.game.spec.title} has no action {kind!r}")
-        if actor not in self.acting():
+        if actor not in self._outcome()[1]:
             raise ActionRejected("not_your_turn", "it is not this seat's turn to act")
         same_type = [a for a in self.game.legal_actions(self._state, actor)
                      if a["type"] == kind]
@@ -444,12 +474,16 @@ class Match:
             return work
         return self._act(actor, self._check_legal(actor, action))
 
-    def _write(self, work: dict[str, Any]) -> None:
+    def _write(self, work: dict[str, Any],
+               alongside: Callable[[], None] | None = None) -> None:
         if self.journal is not None and work["entries"]:
             # The change that ends the match says so in the same transaction: one
             # flush to disk, not two (on an SD card each one is tens of milliseconds).
             over = work["meta"]["ended"] or self.game.result(work["state"]) is not None
-            self.journal.append(self.id, work["entries"], finished=over)
+            self.journal.append(self.id, work["entries"], finished=over,
+                                alongside=alongside)
+        elif alongside is not None:
+            alongside()  # nothing to write: nothing to wait for
 
     def _commit(self, work: dict[str, Any]) -> None:
         if work["undo"] == "pop":

@@ -134,7 +134,7 @@ def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
     # Everything the drawing below reads, and nothing else (not a choice's action).
     shown = state.display
     content = None if shown is None else (
-        shown.title, shown.lines, shown.timer,
+        shown.title, shown.screen_lines, shown.timer,
         tuple((c.label, c.secret, c.group, c.short, confirm_words(shown, c.action))
               for c in shown.choices), shown.private)
     return (state.mode, content, state.highlight, state.seat_number, state.qr_url,
@@ -175,20 +175,20 @@ def _draw_main(canvas: _Canvas, display: Display, highlight: int, path: tuple[st
     canvas.centred(0, display.title, bold=True)
     rule_row, choice_row = canvas.rows - 2, canvas.rows - 1
     lines = menu_lines(display, path)
-    if not lines and len(display.lines) > rule_row - 1:
-        _draw_lines(canvas, display.lines, 1, choice_row)  # lines need the choice rows
+    if not lines and len(display.screen_lines) > rule_row - 1:
+        _draw_lines(canvas, display.screen_lines, 1, choice_row)  # lines need the choice rows
         return
     if lines and browsing:  # where the player is and what select does, over the lines
         hint_row = rule_row - 1
         if path:
-            _draw_lines(canvas, display.lines, 1, hint_row - 2)
+            _draw_lines(canvas, display.screen_lines, 1, hint_row - 2)
             canvas.text(hint_row - 1, font.fit_tail(" > ".join(path) + ":", canvas.cols))
         else:
-            _draw_lines(canvas, display.lines, 1, hint_row - 1)
+            _draw_lines(canvas, display.screen_lines, 1, hint_row - 1)
         line = lines[highlight % len(lines)]
         canvas.text(hint_row, "select: " + select_does(display, line))
     else:
-        _draw_lines(canvas, display.lines, 1, rule_row - 1)
+        _draw_lines(canvas, display.screen_lines, 1, rule_row - 1)
     if not lines:
         # The rule stays put while there is nothing to choose: choices coming and
         # going (at every vote) then redraw the choice row, not a full-width rule too.

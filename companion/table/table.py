@@ -161,13 +161,20 @@ class Table:
             self.refresh()
 
     # -- acting -------------------------------------------------------------------------
-    def submit(self, actor: Actor, action: Any, version: int | None = None) -> int:
+    def submit(self, actor: Actor, action: Any, version: int | None = None, *,
+               screen_first: bool = False) -> int:
         """Apply one action from a phone, the host or a seat; return the actor's new
         turn version.
 
         ``version``, when given, is the actor's turn version from its last payload: an
         action sent against an older one is refused as stale, never applied to a
         question the player was not shown.
+
+        ``screen_first``: the action came from the seat's buttons, so its player is
+        looking at the seat's screen: that screen is drawn as soon as the action is on
+        disk, before anything else is built. Otherwise (a phone, the host) every screen
+        and page is built while the journal's commit waits for the disk, and the phones
+        are told first.
         """
         with self._lock:
             if version is not None and version != self._payloads.turn(actor):
@@ -176,18 +183,56 @@ class Table:
             try:
                 if isinstance(actor, int) and lobby.is_lobby_action(action):
                     self._lobby(actor, action)  # seat 1's phone: the lobby of its buttons
-                else:
+                    version = self._acted(actor)
+                    self.refresh()
+                elif screen_first:
                     match = self._current()
                     match.apply(actor, action)
                     self._after(match)
-                if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
-                    self._last_error.pop(actor, None)  # seat acts, by buttons or phone
-                # A double tap must not act twice, even where the choices look the same.
-                version = self._payloads.acted(actor)
-                self.refresh()
+                    version = self._acted(actor)
+                    self.refresh()
+                else:
+                    version = self._apply(self._current(), actor, action)
             finally:
                 self._acting_now = None
             return version
+
+    def _acted(self, actor: Actor) -> int:
+        """``actor`` acted: its notice goes and its turn version moves (returned)."""
+        if isinstance(actor, int):  # a notice ("! Phone joined") lasts until the
+            self._last_error.pop(actor, None)  # seat acts, by buttons or phone
+        # A double tap must not act twice, even where the choices look the same.
+        return self._payloads.acted(actor)
+
+    def _apply(self, match: Match, actor: Actor, action: Any) -> int:
+        """Apply the action and show it. What every screen and page will show is built
+        while the journal's commit waits for the disk (``Match.apply``'s ``alongside``)
+        and shown once it returns; if the journal cannot write it, all is put back."""
+        kept = (self._payloads.copy(), dict(self._last_error), list(self._displays),
+                self.nudges.copy(), self.timekeeper.saved())
+        built: list[int] = []  # the actor's new turn version, once built
+
+        def build() -> None:
+            if match.is_over:
+                return  # the night's standings change after the commit: built then
+            built.append(self._acted(actor))
+            self._build()
+
+        try:
+            match.apply(actor, action, alongside=build)
+        except JournalError:
+            self._payloads, self._last_error, self._displays, self.nudges, timer = kept
+            self.timekeeper.restore(timer)
+            raise
+        self._after(match)
+        if not built:
+            built.append(self._acted(actor))
+            self._build()
+        # The phones first: a background painter waits for them anyway (``settle``),
+        # and its thread waking now would only take the interpreter from the streams.
+        self._publish()
+        self._paint()
+        return built[0]
 
     def press(self, seat: int, action: dict[str, Any]) -> None:
         """A seat's buttons confirmed a choice. Errors go to that seat's screen."""
@@ -197,7 +242,7 @@ class Table:
                 if lobby.is_lobby_action(action):
                     self._lobby(seat, action)
                 elif self._offered(seat, action):
-                    self.submit(seat, action)
+                    self.submit(seat, action, screen_first=True)
                     return  # (submit has refreshed: a second refresh finds nothing new)
                 else:
                     raise ActionRejected("stale", "that choice is gone; look again")
@@ -308,7 +353,7 @@ class Table:
             display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
         error = self._last_error.get(seat)
         if error:
-            display = _with(display, lines=(f"! {error}",) + display.lines)
+            display = _line_first(display, f"! {error}")
         return display
 
     def join_url(self, seat: int) -> str:
@@ -337,25 +382,45 @@ class Table:
     def refresh(self) -> None:
         """Redraw every seat, rebuild every viewer's payload and wake every stream."""
         with self._lock:
-            match = self.match
-            self.timekeeper.follow(match and match.id, match and match.timer(),
-                                   bool(match and match.is_paused))
-            views = Views(match)  # each viewer's view is built once a refresh
-            first: dict[int, Display] = {}
-            if self._acting_now in range(len(self.devices)):
-                # The seat that acted first, its view, its screen and its frame: its
-                # player is looking at it; everyone else's waits a moment longer.
-                first = {self._acting_now: self._display(self._acting_now, views)}
-                self._paint_seats(first)
-            self._displays = [first.get(seat) or self._display(seat, views)
-                              for seat in range(self.seat_count)]
-            self.nudges.follow(match and match.id, match.step() if match else "",
-                               [d.led for d in self._displays], self._acting_now)
-            self._paint_seats(self._with_devices())
-            self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
-                                   names=self.access.names(), claimed=self._claimed,
-                                   pods=self.pod_report, night=self.night.payload(),
-                                   timer=self.timekeeper.shown(), nudges=self.nudges)
+            self._build(screen_first=True)
+            self._paint()
+        self._publish()
+
+    def _build(self, screen_first: bool = False) -> None:
+        """Every seat's display and every viewer's payload, from the match as it is,
+        shown to nobody yet, except with ``screen_first``: the seat that acted is
+        drawn as soon as its display is known. Callers hold the table lock (or, for
+        ``_apply``'s build on the journal's sidekick, the thread holding it waits for
+        the commit)."""
+        match = self.match
+        self.timekeeper.follow(match and match.id, match and match.timer(),
+                               bool(match and match.is_paused))
+        views = Views(match)  # each viewer's view is built once a refresh
+        acting = self._acting_now
+        # The seat that acted first: its player is looking at its screen.
+        first = ({acting: self._display(acting, views)}
+                 if acting in range(self.seat_count) else {})
+        if screen_first and acting in range(len(self.devices)):
+            self._paint_seats(first)
+        self._displays = [first.get(seat) or self._display(seat, views)
+                          for seat in range(self.seat_count)]
+        self.nudges.follow(match and match.id, match.step() if match else "",
+                           [d.led for d in self._displays], acting)
+        self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
+                               names=self.access.names(), claimed=self._claimed,
+                               pods=self.pod_report, night=self.night.payload(),
+                               timer=self.timekeeper.shown(), nudges=self.nudges)
+
+    def _paint(self) -> None:
+        """Hand the built displays to the seats, the seat that acted first. Callers
+        hold the table lock."""
+        acting = self._acting_now
+        if acting in range(len(self.devices)):
+            self._paint_seats({acting: self._displays[acting]})
+        self._paint_seats(self._with_devices())
+
+    def _publish(self) -> None:
+        """Wake every stream: each sends its viewer's newest payload."""
         if self.hub is not None:
             self.hub.publish()
 
@@ -463,13 +528,19 @@ def _hosts_word(match: Match, display: Display) -> Display:
         return _with(display, title="Match ended", choices=(), led="off",
                      lines=("The match has ended:", "the host ended it."))
     if match.is_paused and not match.is_over:
-        return _with(display, choices=(), led="off",
-                     lines=("Paused by the host",) + display.lines)
+        return _line_first(_with(display, choices=(), led="off"), "Paused by the host")
     return display
+
+
+def _line_first(display: Display, line: str) -> Display:
+    """``display`` with ``line`` above its lines, on the phone and the seat's screen."""
+    return _with(display, lines=(line,) + display.lines,
+                 short_lines=(line,) + display.short_lines if display.short_lines else ())
 
 
 def _with(display: Display, **changes: Any) -> Display:
     fields = {"title": display.title, "lines": display.lines, "choices": display.choices,
-              "private": display.private, "led": display.led, "extra": display.extra}
+              "private": display.private, "led": display.led, "extra": display.extra,
+              "short_lines": display.short_lines}
     fields.update(changes)
     return Display(**fields)

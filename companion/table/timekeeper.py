@@ -31,6 +31,11 @@ def clock_face(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+#: What a timer is, all of it: what :meth:`Timekeeper.saved` keeps.
+_KEPT = ("_match", "_key", "_seconds", "_ends", "_left", "_since", "_running", "_held",
+         "_told", "_noted")
+
+
 class Timekeeper:
     """Runs the step timer of the match being played.
 
@@ -207,11 +212,28 @@ class Timekeeper:
         same, on the same clock, but it never wakes, calls back or writes notes."""
         with self._lock:
             twin = Timekeeper(self.clock, lambda at_zero: None, lambda key: None, None)
-            for name in ("_match", "_key", "_seconds", "_ends", "_left", "_since",
-                         "_running", "_held", "_told", "_noted"):
-                setattr(twin, name, getattr(self, name))
-            twin._told = True
+            twin.restore(self.saved(), still=True)
             return twin
+
+    def saved(self) -> tuple[Any, ...]:
+        """The timer as it stands, for :meth:`restore`."""
+        with self._lock:
+            return tuple(getattr(self, name) for name in _KEPT)
+
+    def restore(self, saved: tuple[Any, ...], still: bool = False) -> None:
+        """Put the timer back as :meth:`saved` found it (the table built a change the
+        journal then could not write). ``still``: never wake or call back (a twin)."""
+        with self._lock:
+            self._cancel()
+            for name, value in zip(_KEPT, saved):
+                setattr(self, name, value)
+            if still:
+                self._told = True
+                return
+            if self._key is not None:
+                self._note()
+                if self._running:
+                    self._schedule()
 
     def close(self) -> None:
         """Stop the timer for good: no call is made after this (idempotent)."""

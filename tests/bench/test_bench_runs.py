@@ -50,3 +50,12 @@ def test_press_to_screen_times_presses_that_act_and_browsing():
     found = press_to_screen.run(presses=5)
     assert len(found["act"]) == len(found["act_all"]) == 5
     assert found["browse"]
+
+
+def test_our_side_of_the_peer_vote_runs_in_a_process_of_its_own(tmp_path):
+    # The server's process and the clients' process both start fresh; every timed
+    # ballot comes back, each having reached all ten streams.
+    from bench.ours_vote import run_ours
+    found = run_ours(votes=6, warmup=2, data_dir=str(tmp_path))
+    assert len(found) == 6 and all(ms > 0 for ms in found)
+    assert list(tmp_path.iterdir()) == []  # its journal folder is gone with it

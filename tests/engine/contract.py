@@ -119,6 +119,10 @@ def _check_plain_json(match: Match, where: str) -> None:
         assert json.loads(json.dumps(view)) == view, f"{where}: view is not plain JSON"
     summary = match.summary()
     assert json.loads(json.dumps(summary)) == summary, f"{where}: summary is not JSON"
+    # Strict JSON (no NaN, no infinity): the table checks boards with orjson, which
+    # would send those as null.
+    parts = [match.board(), *(match.panel(seat) for seat in range(match.seats))]
+    json.dumps(parts, allow_nan=False)
 
 
 def _check_each_applies(match: Match, choices, where: str) -> None:

@@ -133,3 +133,57 @@ def test_a_journal_written_before_rules_versions_reads_as_version_1(tmp_path):
                 '{"dealt":true,"rounds":3}', 's', 0);""")
     with Journal(path) as journal:
         assert journal.header("m1")["rules"] == 1
+
+
+def deny_commit(journal):
+    """SQLite itself refuses this connection's next COMMIT (a disk that fails at the
+    flush): its authorizer denies the statement."""
+    def authorizer(action, arg1, *_):
+        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT":
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+    journal._db.set_authorizer(authorizer)
+
+
+def test_work_alongside_sees_the_new_state_before_the_commit_returns(journal, tmp_path):
+    match = Match.create(GAME, 3, seed="s", names=["Ann", "Bo", "Cy"], journal=journal)
+    outside = sqlite3.connect(journal.path, check_same_thread=False)
+    rows = lambda: outside.execute("SELECT COUNT(*) FROM entries").fetchone()[0]  # noqa: E731
+    before = rows()
+    seen: list[tuple[int, bool]] = []
+
+    def alongside():
+        # The match as the action leaves it; the entries staged but not yet committed.
+        seen.append((rows(), 0 not in match.acting()))
+
+    match.apply(0, {"type": "vote", "seat": 1}, alongside=alongside)
+    assert seen == [(before, True)]
+    assert rows() == before + 1
+    outside.close()
+
+
+def test_a_commit_that_fails_puts_the_match_back_after_the_work_alongside(journal):
+    match = Match.create(GAME, 3, seed="s", names=["Ann", "Bo", "Cy"], journal=journal)
+    before = match.snapshot()
+    ran: list[bool] = []
+    deny_commit(journal)
+    with pytest.raises(JournalError):
+        match.apply(0, {"type": "vote", "seat": 1}, alongside=lambda: ran.append(True))
+    assert ran == [True]  # it ran, and nothing it built is used
+    assert match.snapshot() == before and 0 in match.acting()
+    journal._db.set_authorizer(None)
+    match.apply(0, {"type": "vote", "seat": 1})  # the journal works again: so does play
+    assert 0 not in match.acting()
+
+
+def test_an_error_alongside_is_raised_once_the_entries_are_on_disk(journal, tmp_path):
+    match = Match.create(GAME, 3, seed="s", names=["Ann", "Bo", "Cy"], journal=journal)
+
+    def alongside():
+        raise ValueError("a display that cannot be drawn")
+
+    with pytest.raises(ValueError):
+        match.apply(0, {"type": "vote", "seat": 1}, alongside=alongside)
+    assert 0 not in match.acting()  # the action counts: it is in the journal
+    loaded = journal.load(match.id, games)
+    assert loaded.snapshot() == match.snapshot()

@@ -153,3 +153,14 @@ def test_entered_outcomes_replace_chance():
     match.apply(1, {"type": "enter", "card": 7})
     assert match.snapshot()["state"]["cards"] == [4, 7]
     assert match.snapshot()["meta"]["draws"] == 0
+
+
+def test_the_result_is_the_callers_own_copy():
+    match = Match.create(GAME, 2, {"rounds": 1}, seed="fixed")
+    match.apply(0, {"type": "vote", "seat": 1})
+    match.apply(1, {"type": "vote", "seat": 0})
+    assert match.is_over and "ended by the host" not in match.result().reason
+    result = match.result()
+    result.winners.append(2)
+    result.scores[0] = 99
+    assert match.result() != result  # the match keeps its own

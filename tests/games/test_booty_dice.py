@@ -599,8 +599,12 @@ def test_the_roller_sees_dice_and_choices_the_others_whose_turn_it_is():
     hold(match, 2)
     mine = match.display(0)
     assert mine.title == "Your roll 1 of 3" and mine.led == "on"
-    assert mine.lines[0] == " $ [C] J  P  S  X "
-    assert mine.lines[1] == "You L10 S0 $5"
+    # The seat's 21 columns: codes; the phone: the same in words (issue 16).
+    assert mine.short_lines[:2] == (" $ [C] J  P  S  X ", "You L10 S0 $5")
+    assert mine.screen_lines == mine.short_lines
+    assert mine.lines[:2] == (
+        "Dice: Doubloon, Cutlass (held), Jolly Roger, Walk the Plank, Shield,"
+        " X Marks the Spot", "You: 10 Lives, 0 Shields, 5 Doubloons")
     assert [c.label for c in mine.choices] == [
         "Hold die 1 (Doubloon)", "Free die 2 (Cutlass)", "Hold die 3 (Jolly Roger)",
         "Hold die 4 (Walk the Plank)", "Hold die 5 (Shield)", "Hold die 6 (X Marks the Spot)",
@@ -611,7 +615,7 @@ def test_the_roller_sees_dice_and_choices_the_others_whose_turn_it_is():
     assert match.display(0).choices[-2].label == "Roll 1 die"
     theirs = match.display(1)
     assert theirs.title == "Seat 1's turn" and theirs.led == "off" and not theirs.choices
-    assert theirs.lines[1] == "You L10 S0 $5"
+    assert theirs.short_lines[1] == "You L10 S0 $5"
     assert not any(c.secret for c in mine.choices)
 
 
@@ -653,18 +657,20 @@ def test_display_during_targeting_and_at_the_end():
     assert [c.label for c in screen.choices] == ["Attack Calico Jack", "Attack Mary Read"]
     match.apply(0, {"type": "attack", "seat": 2})
     watcher = match.display(2)
-    assert watcher.title == "Calico Jack's turn" and watcher.lines[1] == "You L9 S0 $4"
+    assert watcher.title == "Calico Jack's turn" and watcher.short_lines[1] == "You L9 S0 $4"
+    assert watcher.lines[1] == "You: 9 Lives, 0 Shields, 4 Doubloons"
     assert watcher.lines[2] == "Anne Bonny takes 1 Shield"      # one event per die
     turn(match, "PPPPPP")                    # Calico Jack: a Mutiny of 4
     assert match.display(0).lines[2] == "Anne Bonny loses 4 Lives"  # the last one hit
-    assert match.display(0).lines[1] == "You L6 S4 $7"
+    assert match.display(0).short_lines[1] == "You L6 S4 $7"
     duel = Match.create(GAME, 2, {"dice": "table"}, seed=1, names=names[:2])
     for faces in ("PPPPPP", "SSSSSS", "PPPPPP", "SSSSSS", "PPPPPP"):
         turn(duel, faces)
     end = duel.display(1)
     assert end.title == "Game over" and end.lines[0] == "Winner: Anne Bonny"
     assert end.lines[1] == "last pirate alive"
-    assert end.lines[2] == "You out" and not end.choices
+    assert end.short_lines[2] == "You out" and not end.choices
+    assert end.lines[2] == "You: out of the game"
     assert end.private == ("Anne Bonny L10 S0 $10", "Calico Jack out")   # plundered
 
 

@@ -90,6 +90,16 @@ def test_lines_that_need_the_choice_rows_still_get_them():
     assert image.crop((0, 56, 128, 64)).tobytes() == text_image("line 7").tobytes()
 
 
+def test_the_screen_shows_the_short_lines_a_game_gives_and_the_phone_the_words():
+    words = ("Dice: Doubloon, Cutlass (held), Jolly Roger", "You: 10 Lives, 0 Shields")
+    short = (" $ [C] J ", "You L10 S0")
+    both = vote_display(lines=words, short_lines=short)
+    for mode in ("rest", "browse"):
+        assert render(ScreenState(mode, both)).tobytes() == render(
+            ScreenState(mode, vote_display(lines=short))).tobytes()
+    assert both.to_dict()["lines"] == list(words) and "short_lines" not in both.to_dict()
+
+
 def text_image(text: str) -> Image.Image:
     image = Image.new("1", (128, 8))
     from PIL import ImageDraw

@@ -7,6 +7,7 @@ import pytest
 from companion.engine import HOST, Journal
 from companion.errors import ActionRejected, JournalError
 from companion.table import Table
+from tests.engine.test_journal import deny_commit
 from tests.table.conftest import choose, claim_all
 
 
@@ -148,3 +149,34 @@ def test_a_change_the_journal_cannot_write_is_never_shown(table, hardware):
     assert table.match.snapshot() == before
     assert [table.payload_text(viewer)[1] for viewer in ("public", 0, 1, 2, 3)] == texts
     assert [hardware.frame(seat).tobytes() for seat in range(4)] == screens
+
+
+def test_a_change_whose_flush_fails_is_never_shown(table, hardware):
+    """Every screen and page is built while the commit waits for the disk: when the
+    commit itself fails, what was built is thrown away and nothing of it is shown,
+    not even the serials of the payloads."""
+    claim_all(hardware)
+    table.start("moon-yeti", 4, {"time_source": "typed"}, seed="disk")
+    before = table.match.snapshot()
+    payloads = [table.payload_text(viewer) for viewer in ("public", "host", 0, 1, 2, 3)]
+    screens = [hardware.frame(seat).tobytes() for seat in range(4)]
+    deny_commit(table.journal)
+    with pytest.raises(JournalError):
+        table.submit(0, {"type": "declare", "minute": 7})
+    assert table.match.snapshot() == before
+    assert [table.payload_text(v) for v in ("public", "host", 0, 1, 2, 3)] == payloads
+    assert [hardware.frame(seat).tobytes() for seat in range(4)] == screens
+    table.journal._db.set_authorizer(None)
+    table.submit(0, {"type": "declare", "minute": 7})  # the disk is back: play goes on
+    assert table.match.step() == "discuss1"
+
+
+def test_the_hosts_word_goes_above_the_short_lines_too(table, hardware):
+    """A game's 21-column lines (Booty Dice's dice codes) carry the table's own line as
+    the phone's full words do."""
+    claim_all(hardware)
+    table.start("booty-dice", 3, seed="pause")
+    table.submit(HOST, {"type": "pause"})
+    shown = hardware[1].display
+    assert shown.short_lines and shown.screen_lines[0] == "Paused by the host"
+    assert table.payload(1)[1]["display"]["lines"][0] == "Paused by the host"

@@ -8,7 +8,9 @@ import math
 import pytest
 
 from companion.engine import HOST, PUBLIC, ActionRejected, Journal
+from companion.errors import JournalError
 from companion.table import Table
+from tests.engine.test_journal import deny_commit
 from tests.table.conftest import claim_all
 
 
@@ -200,3 +202,23 @@ def test_a_closed_table_makes_no_ending_move(timed, hardware, caplog):
         hardware.advance(5)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert table.timekeeper.shown() is None
+
+
+def test_a_change_the_journal_cannot_write_leaves_the_timer_as_it_was(timed, hardware):
+    """The timer follows the change while it is built; a failed commit puts it back."""
+    table = timed()
+    discussing(table, seconds=30)
+    hardware.advance(10)
+    all_ready = [{"type": "ready"}] * 4  # the last one would open the vote (no timer)
+    for seat in range(3):
+        table.submit(seat, all_ready[seat])
+    deny_commit(table.journal)
+    with pytest.raises(JournalError):
+        table.submit(3, {"type": "ready"})
+    assert table.match.step() == "discuss1"
+    assert timer(table)["running"] and table.timekeeper.left() == pytest.approx(20)
+    hardware.advance(5)
+    assert hardware[0].display.timer == "0:15"  # still counting, from where it was
+    table.journal._db.set_authorizer(None)
+    table.submit(3, {"type": "ready"})
+    assert table.match.step() == "vote1" and table.timekeeper.shown() is None

@@ -74,6 +74,22 @@ def stats(view: dict[str, Any], seat: int) -> str:
     return f"L{view['lives'][seat]} S{view['shields'][seat]} ${view['doubloons'][seat]}"
 
 
+def stats_words(view: dict[str, Any], seat: int) -> str:
+    """``10 Lives, 0 Shields, 5 Doubloons``: the same in full words, for the phone."""
+    if view["lives"][seat] == 0:
+        return "out of the game"
+    return ", ".join(kit.plural(view[key][seat], one, many) for key, one, many in (
+        ("lives", "Life", "Lives"), ("shields", "Shield", "Shields"),
+        ("doubloons", "Doubloon", "Doubloons")))
+
+
+def dice_words(view: dict[str, Any]) -> str:
+    """The six dice in words: ``Dice: Doubloon, Cutlass (held), ...`` (``?``: to enter)."""
+    words = [(FACE_NAMES[face] if face else "?") + (" (held)" if held else "")
+             for face, held in zip(view["dice"], view["held"])]
+    return "Dice: " + ", ".join(words)
+
+
 def choice(action: Action, view: dict[str, Any], names: list[str]) -> Choice:
     """One of the roller's decisions in full words (and a short form where the face or
     the name would not fit a 21-column screen)."""
@@ -135,10 +151,11 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
     legal = view.get("you", {}).get("legal", [])
     standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
                       for s in range(state["seats"]))
-    mine = f"You {stats(state, seat)}"
+    mine, mine_words = f"You {stats(state, seat)}", f"You: {stats_words(state, seat)}"
     if state["step"] == OVER:
-        return Display(title="Game over", private=standings, lines=(
-            f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"], mine))
+        ending = (f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"])
+        return Display(title="Game over", private=standings, lines=(*ending, mine_words),
+                       short_lines=(*ending, mine))
     roller = state["roller"]
     if seat == roller:
         title = f"Your roll {state['rolls']} of {MAX_ROLLS}"
@@ -146,7 +163,10 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
     else:
         title = f"{kit.seat_name(names, roller)}'s turn"
         hint = _watcher_hint(state, names)
-    return Display(title=title, lines=(dice_line(state), mine, hint),
+    # The seat's screen has 21 columns: the dice as codes and the standing as L/S/$;
+    # the phone shows the same in words.
+    return Display(title=title, lines=(dice_words(state), mine_words, hint),
+                   short_lines=(dice_line(state), mine, hint),
                    choices=tuple(choice(action, state, names) for action in legal),
                    private=standings, led="on" if legal else "off")
 
