@@ -101,7 +101,9 @@ class MonotonicClock:
 
     real_time = True
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "seat-clock") -> None:
+        """``name``: its thread's (the seats' clock, or the table's step timers)."""
+        self._name = name
         self._heap: list[_Entry] = []
         self._seq = itertools.count()
         self._cond = threading.Condition()
@@ -126,7 +128,7 @@ class MonotonicClock:
                 self._compact_at = max(256, 2 * len(self._heap))
             heapq.heappush(self._heap, entry)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="seat-clock",
+                self._thread = threading.Thread(target=self._loop, name=self._name,
                                                 daemon=True)
                 self._thread.start()
             if self._heap[0] is entry:

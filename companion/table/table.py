@@ -74,8 +74,8 @@ class Table:
         self.notes = TableNotes.beside(journal.path)
         self.nudges = Nudges(self.seat_count, self.notes)
         self._owns_timer_clock = timer_clock is None
-        self.timekeeper = Timekeeper(timer_clock or MonotonicClock(), self._timer_tick,
-                                     self._time_up, self.notes)
+        self.timekeeper = Timekeeper(timer_clock or MonotonicClock("step-timers"),
+                                     self._timer_tick, self._time_up, self.notes)
         settle = getattr(hub, "wait_sent", None)
         self._screens = ScreenPainter(self.devices, settle) if background_screens else None
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 
 import pytest
 
@@ -222,3 +223,17 @@ def test_a_change_the_journal_cannot_write_leaves_the_timer_as_it_was(timed, har
     table.journal._db.set_authorizer(None)
     table.submit(3, {"type": "ready"})
     assert table.match.step() == "vote1" and table.timekeeper.shown() is None
+
+
+def test_the_step_timers_run_on_a_thread_of_their_own_name(hardware, tmp_path):
+    """The table's own timer clock names its thread for what it does (the seats' clock
+    is "seat-clock")."""
+    table = Table(Journal(tmp_path / "own.sqlite3"), list(hardware))
+    try:
+        claim_all(hardware)
+        table.start("moon-yeti", 4, {"time_source": "typed", "discussion_seconds": 30},
+                    seed="named")
+        table.submit(0, {"type": "declare", "minute": 7})
+        assert "step-timers" in {t.name for t in threading.enumerate()}
+    finally:
+        table.close()
