@@ -3,6 +3,8 @@ live hub, as the web and reliability tests drive it (each folder picks its seat 
 and its app)."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import settings
 
@@ -44,6 +46,18 @@ def hardware(seat_count):
         yield hw
 
 
+@pytest.fixture(autouse=True)
+def no_table_left_running():
+    """Every table a test opens is closed by its end: a step timer left running would
+    run out in a later test, on a closed journal, and log there (CI once failed so)."""
+    yield
+    left = [t for t in threading.enumerate() if t.name == "step-timers"]
+    for thread in left:
+        thread.join(2)  # a table closed just now: its clock's thread is ending
+    left = [t for t in left if t.is_alive()]
+    assert not left, "a test left a table open with its step timers running: close it"
+
+
 @pytest.fixture
 def hub():
     hub = Hub()
@@ -58,7 +72,9 @@ def table(hardware, hub, tmp_path):
     for seat in hardware:
         seat.when_changed = hub.publish
     yield table
-    table.journal.close()
+    # All of it, its step-timer clock too: a timer a test started (random options turn
+    # them on) would otherwise run out in a later test, on a closed journal.
+    table.close()
 
 
 def join(app, table, seat):

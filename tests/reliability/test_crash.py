@@ -442,6 +442,8 @@ def test_a_cut_journal_file_is_refused_or_loaded_whole(tmp_path, request, figure
                                                    resumed.snapshot() == final[resumed.id]), (
                             f"seed {seed} cut at {cut}: resumed {resumed.game.spec.id},"
                             f" not the match being played")
+                    finally:
+                        table.close()  # (its step timers too; the journal closes twice)
             except JournalError as exc:  # refused at open
                 assert "move it aside" in str(exc).lower()
                 outcomes["refused"] += len(matches)
