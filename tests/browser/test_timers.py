@@ -12,6 +12,12 @@ NAMES = ["Anne", "Bonny", "Calico", "Drake"]
 SECONDS = 3
 
 
+def face_seconds(page) -> int:
+    """The seconds the page's timer face shows ("1:29" is 89)."""
+    minutes, _, seconds = page.locator("#timer .timer-face").inner_text().partition(":")
+    return int(minutes) * 60 + int(seconds)
+
+
 def nudges(page) -> list[dict]:
     return page.evaluate("() => window.__mutinyNudges")
 
@@ -82,7 +88,8 @@ def test_the_host_gives_more_time_and_ends_it(browser, serve):
     wait_until(lambda: console.locator("#timer-controls").is_visible(), "the host's timer")
     console.locator("#timer-more").click()
     wait_until(lambda: live.table.timekeeper.shown()["left"] > 60, "thirty seconds more")
-    assert console.locator("#timer .timer-face").inner_text() in ("1:29", "1:30")
+    # The page shows it once its payload has come (on a busy machine a moment later).
+    wait_until(lambda: 80 <= face_seconds(console) <= 90, "the host page to show 1:2x")
     console.locator("#timer-end").click()
     wait_until(lambda: live.table.match.step() == "vote1", "the vote to open")
     wait_until(lambda: console.locator("#timer-controls").is_hidden(), "the timer to go")
