@@ -2,7 +2,7 @@
 
 An action counts once its row is on disk: the database runs in WAL mode with
 ``synchronous=FULL``, and a match writes its entries (the action and the chance steps it
-set off) in one transaction before it swaps its new state in. Nothing is ever updated
+set off) in one transaction, and puts its state back if that fails. Nothing is ever updated
 or deleted; host undo is itself an entry. Loading a match replays its entries.
 
 Damage is never silent. SQLite recovers a WAL up to its last frame with a good checksum

@@ -339,10 +339,8 @@ class Match:
             legal = self._check_legal(actor, action)
             work = self._act(actor, legal)
             work = self._run_chance(work)
-        if alongside is None:
-            self._write(work)
-            self._commit(work)
-            return work["entries"]
+        # The new state goes in first (``alongside`` reads it) and comes out again if
+        # the journal cannot write it.
         before = (self._state, self._meta, list(self._undo))
         self._commit(work)
         try:
