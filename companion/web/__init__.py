@@ -29,7 +29,7 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     app.extensions["mutiny"] = {"table": table, "hub": hub, "screens": screens or hub,
                                 "sim": sim, "pin": table.pin}
 
-    from companion.web import api, guard, home, pages, static_files
+    from companion.web import api, guard, home, pages, quick, static_files
     guard.install(app)
     static_files.install(app)
     app.register_blueprint(home.bp)
@@ -38,4 +38,5 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     if sim is not None:
         from companion.web import sim as sim_pages
         app.register_blueprint(sim_pages.bp)
+    quick.install(app)  # a seat's action without Flask's machinery (web/quick.py)
     return app

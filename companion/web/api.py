@@ -46,9 +46,19 @@ class ApiError(MutinyError):
         self.code, self.message, self.extra = code, message, extra
 
 
+def refusal_body(code: str, message: str, **extra: Any) -> tuple[dict[str, Any], int]:
+    """The body and HTTP status of a refusal."""
+    return {"code": code, "message": message, **extra}, STATUS.get(code, 409)
+
+
 def refusal(code: str, message: str, **extra: Any):
-    body = {"code": code, "message": message, **extra}
-    return jsonify(body), STATUS.get(code, 409)
+    body, status = refusal_body(code, message, **extra)
+    return jsonify(body), status
+
+
+def what_refused(exc: MutinyError) -> tuple[str, str]:
+    """The code and message that answer ``exc`` (a rule's refusal has both)."""
+    return getattr(exc, "code", "bad_request"), getattr(exc, "message", str(exc))
 
 
 @bp.errorhandler(ApiError)
@@ -56,15 +66,9 @@ def _api_error(exc: ApiError):
     return refusal(exc.code, exc.message, **exc.extra)
 
 
-@bp.errorhandler(ActionRejected)
-def _rejected(exc: ActionRejected):
-    return refusal(exc.code, exc.message)
-
-
-@bp.errorhandler(MutinyError)
+@bp.errorhandler(MutinyError)  # (ActionRejected, the rules' refusal, is one)
 def _mutiny_error(exc: MutinyError):
-    code = getattr(exc, "code", "bad_request")
-    return refusal(code, getattr(exc, "message", str(exc)))
+    return refusal(*what_refused(exc))
 
 
 @bp.errorhandler(413)

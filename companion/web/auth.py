@@ -56,11 +56,17 @@ def _signed(name: str, salt: str) -> Any:
     raw = request.cookies.get(name)
     if not raw:
         return None
-    key = (_ext()["table"].access.secret_key, salt, raw)
+    return verified(raw, salt, _ext()["table"].access.secret_key)
+
+
+def verified(raw: str, salt: str, secret_key: bytes) -> dict[str, Any] | None:
+    """What the signed cookie ``raw`` holds (a copy), or None when its signature does
+    not hold under ``secret_key`` and ``salt`` ("seat" or "host")."""
+    key = (secret_key, salt, raw)
     data = _VERIFIED.get(key)
     if data is None:
         try:
-            data = _signer(salt).loads(raw)
+            data = URLSafeSerializer(secret_key, salt=salt).loads(raw)
         except BadSignature:
             return None
         if not isinstance(data, dict):
@@ -187,15 +193,24 @@ def clear_host_cookie(response) -> None:
 def check_same_site() -> None:
     """Refuse a write whose Origin (or, lacking one, Referer) is another site."""
     from companion.web.api import ApiError
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if source in (None, "null") and request.headers.get("Sec-Fetch-Site") in (None, "same-origin", "none"):
-        return
+    headers = request.headers
+    if not is_same_site(headers.get("Origin"), headers.get("Referer"),
+                        headers.get("Sec-Fetch-Site"), request.host):
+        raise ApiError("cross_site", "requests from another site are refused")
+
+
+def is_same_site(origin: str | None, referer: str | None, fetch_site: str | None,
+                 host: str) -> bool:
+    """Does a write with these headers come from this site (``host``, the Host header)?
+    The Origin is asked, else the Referer; a browser that sends neither (or a ``null``
+    Origin) passes only where its Sec-Fetch-Site, if any, says same-origin."""
+    source = origin or referer
+    if source in (None, "null") and fetch_site in (None, "same-origin", "none"):
+        return True
     try:
-        if source and urlsplit(source).netloc == request.host:
-            return
+        return bool(source) and urlsplit(source).netloc == host
     except ValueError:  # not even a URL ("http://[::1"): not this site either
-        pass
-    raise ApiError("cross_site", "requests from another site are refused")
+        return False
 
 
 def clean_name(name: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import socket
+from typing import Iterable
 
 from flask import Flask, current_app, jsonify, redirect, request
 from werkzeug.exceptions import HTTPException
@@ -49,15 +50,17 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def is_own_host(host: str) -> bool:
-    """Is ``host`` (a Host header) one of the names this server answers to?"""
+def is_own_host(host: str, extra: Iterable[str] | None = None) -> bool:
+    """Is ``host`` (a Host header) one of the names this server answers to? ``extra``:
+    the names configured besides (default: the app's ``MUTINY_HOSTS``)."""
     name = host_name(host)
     try:
         ipaddress.ip_address(name)
         return True
     except ValueError:
         pass
-    extra = current_app.config.get("MUTINY_HOSTS", ())
+    if extra is None:
+        extra = current_app.config.get("MUTINY_HOSTS", ())
     return name in LOCAL_NAMES or name in {n.lower() for n in extra}
 
 
