@@ -1,11 +1,14 @@
 """The journal: on disk, append-only, replays to exactly the same state."""
 from __future__ import annotations
 
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from companion.engine import HOST, ActionRejected, Journal, Match
+from companion.engine.journal import WAL_PAGES, wal_in_use
 from companion.errors import JournalError
 from tests.engine.toy import GAME
 
@@ -32,6 +35,88 @@ def test_the_journal_is_a_real_sqlite_file_in_wal_mode_with_full_sync(journal):
     mode = journal._db.execute("PRAGMA journal_mode").fetchone()[0]
     sync = journal._db.execute("PRAGMA synchronous").fetchone()[0]
     assert mode == "wal" and sync == 2  # 2 is FULL
+
+
+# -- the WAL laid out at open -------------------------------------------------------------
+def wal_of(path):
+    return Path(f"{path}-wal")
+
+
+def play_on(match, actions):
+    """``actions`` more actions of whoever may act, in ``match`` and then in new
+    matches of the same journal; returns the match played last."""
+    for _ in range(actions):
+        if match.is_over:
+            match = Match.create(GAME, 3, seed=match.id, journal=match.journal)
+        actor = match.acting()[0]
+        match.apply(actor, match.legal_actions(actor)[0])
+    return match
+
+
+def test_the_wal_is_laid_out_at_open_and_no_commit_grows_it(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as journal:
+        page = journal._db.execute("PRAGMA page_size").fetchone()[0]
+        laid_out = wal_of(path).stat().st_size
+        assert laid_out >= WAL_PAGES * page
+        match = Match.create(GAME, 3, seed="s", journal=journal)
+        assert wal_in_use(wal_of(path)) < laid_out / 10  # written at the front
+        play_on(match, 40)
+        assert wal_of(path).stat().st_size == laid_out
+
+
+def test_a_checkpoint_sends_the_wal_back_to_its_front(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    with Journal(path, wal_pages=16) as journal:
+        laid_out = wal_of(path).stat().st_size
+        match = Match.create(GAME, 3, seed="s", journal=journal)
+        used = []
+        for _ in range(40):
+            match = play_on(match, 1)
+            used.append(wal_in_use(wal_of(path)))
+        assert wal_of(path).stat().st_size == laid_out  # never grown
+        assert any(later < earlier for earlier, later in zip(used, used[1:]))
+        expected = match.snapshot()
+    with Journal(path) as journal:
+        assert journal.load(match.id, games).snapshot() == expected
+
+
+def test_each_open_lays_the_wal_out_again_without_growing_the_file(tmp_path):
+    """SQLite deletes the WAL at close; the layout's pages go to the database's free
+    list, and the next open's layout takes them from there."""
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as journal:
+        match = Match.create(GAME, 3, seed="s", journal=journal)
+        play_some(match)
+        expected = match.snapshot()
+    assert not wal_of(path).exists()
+    size = path.stat().st_size
+    with Journal(path) as journal:
+        assert wal_of(path).stat().st_size >= WAL_PAGES * 512
+        assert journal.load(match.id, games).snapshot() == expected
+        assert journal.match_ids() == [match.id]
+    assert path.stat().st_size == size
+
+
+def test_a_copy_taken_while_open_holds_every_commit(tmp_path):
+    """A power cut leaves the laid-out WAL with frames of the layout behind the last
+    commit: SQLite replays the commits and ignores those."""
+    path = tmp_path / "live" / "j.sqlite3"
+    with Journal(path) as journal:
+        match = Match.create(GAME, 3, seed="s", journal=journal)
+        play_some(match)
+        expected = match.snapshot()
+        copy = tmp_path / "j.sqlite3"
+        for suffix in ("", "-wal", ".commits"):
+            shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+    with Journal(copy) as journal:
+        assert journal.load(match.id, games).snapshot() == expected
+
+
+def test_a_wal_without_a_header_is_not_in_use(tmp_path):
+    assert wal_in_use(tmp_path / "none-wal") == 0
+    (tmp_path / "zeros-wal").write_bytes(bytes(4096))
+    assert wal_in_use(tmp_path / "zeros-wal") == 0
 
 
 def test_a_match_reloads_from_disk_to_the_identical_state(tmp_path):

@@ -24,6 +24,7 @@ import pytest
 
 import companion.games
 from companion.engine import CHANCE, HOST, PUBLIC, Journal, Match
+from companion.engine.journal import wal_in_use
 from companion.engine.chance import Chance
 from companion.engine.match import HOST_ACTIONS
 from companion.errors import JournalError
@@ -317,12 +318,12 @@ def build_journal(path: Path, rng: random.Random, transactions: int):
     power goes). Returns (journal, matches, boundaries, snapshots): after transaction i
     the -wal file was ``boundaries[i][0]`` bytes long and each match at the version in
     ``boundaries[i][1]``; ``snapshots[(match, version)]`` is its state then."""
-    journal = Journal(path)
+    journal = Journal(path, wal_pages=1000)  # every commit in one pass over the WAL
     wal = Path(str(path) + "-wal")
     matches, boundaries, snapshots = [], [], {}
 
     def boundary() -> None:
-        boundaries.append((wal.stat().st_size, {m.id: m.version for m in matches}))
+        boundaries.append((wal_in_use(wal), {m.id: m.version for m in matches}))
 
     for game_id in GAMES:
         game = companion.games.get(game_id)
@@ -359,7 +360,7 @@ def test_a_torn_wal_recovers_to_the_last_whole_action(tmp_path, request, figures
     rng = random.Random(seed)
     source = tmp_path / "journal.sqlite3"
     journal, matches, boundaries, snapshots = build_journal(source, rng, 150)
-    size = Path(str(source) + "-wal").stat().st_size
+    size = wal_in_use(Path(str(source) + "-wal"))
     assert [b[0] for b in boundaries] == sorted(b[0] for b in boundaries)  # one WAL pass
     cuts = 400 if full else 40
     refused = 0

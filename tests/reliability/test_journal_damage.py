@@ -20,6 +20,7 @@ import pytest
 import companion.games
 from companion.access import SeatAccess
 from companion.engine import Journal, Match
+from companion.engine.journal import wal_in_use
 from companion.errors import JournalError, MutinyError
 from tests.engine.contract import random_options
 
@@ -32,7 +33,7 @@ def played_journal(folder: Path, actions: int = 120) -> tuple[Path, dict[str, in
     folder.mkdir()
     live_path = folder / "live" / "journal.sqlite3"
     rng = random.Random(18)
-    journal = Journal(live_path)
+    journal = Journal(live_path, wal_pages=1000)  # the whole play in one pass over the WAL
     matches = []
     for game_id in ("moon-yeti", "booty-dice"):
         game = companion.games.get(game_id)
@@ -114,7 +115,7 @@ def test_an_undamaged_journal_opens_whole_and_a_lagging_note_is_no_alarm(tmp_pat
 @pytest.mark.parametrize("cut", ["empty", "header only", "half", "last frame"])
 def test_a_truncated_wal_is_refused_and_kept(tmp_path, cut):
     path, _versions = played_journal(tmp_path / "j")
-    size = wal(path).stat().st_size
+    size = wal_in_use(wal(path))
     os.truncate(wal(path), {"empty": 0, "header only": 32, "half": size // 2,
                             "last frame": size - 4096 - 24}[cut])
     message = refused_and_kept(path)
@@ -140,7 +141,7 @@ def test_without_its_note_a_wal_torn_in_its_last_transaction_opens(tmp_path):
     opens at the action before, as SQLite recovers it."""
     path, versions = played_journal(tmp_path / "j")
     Path(f"{path}.commits").unlink()
-    size = wal(path).stat().st_size
+    size = wal_in_use(wal(path))
     flip_bit(wal(path), size - 10)  # inside the last frame written
     with Journal(path) as journal:
         assert set(journal.match_ids()) == set(versions)
@@ -161,7 +162,7 @@ def test_serve_refuses_a_cut_wal_in_one_line(tmp_path):
     import subprocess
     import sys
     path, _versions = played_journal(tmp_path / "data")
-    os.truncate(wal(path), wal(path).stat().st_size // 2)
+    os.truncate(wal(path), wal_in_use(wal(path)) // 2)
     mutiny = Path(sys.executable).with_name("mutiny")
     done = subprocess.run([str(mutiny), "serve", "--backend", "sim", "--seats", "4",
                            "--data-dir", str(path.parent), "--port", "0"],
