@@ -284,6 +284,7 @@ class Journal:
         self._db.execute("DROP TABLE wal_layout")
         self._db.execute("COMMIT")
         self._db.execute("PRAGMA wal_checkpoint(RESTART)")
+        self._db.execute("PRAGMA shrink_memory")  # the filler's pages out of the cache
 
     def _add_rules_column(self) -> None:
         """Journals written before games had rules versions: every match in them was
