@@ -135,6 +135,10 @@ def _press_once(server, hw, table, viewers, events: queue.Queue,
     device = hw[seat]
     choices = device.display.choices if device.display is not None else ()
     if not choices:
+        # Its screen has not been drawn with its choices yet (the seat screens are drawn
+        # after the phones' updates): wait for it, without a loop in the server's
+        # process taking the interpreter from the painter it waits for.
+        time.sleep(DEBOUNCE)
         return None
     # A masked (secret) line is revealed by a first select and confirmed by the next
     # (docs/seats.md): press until one acts, and time that one.
