@@ -213,10 +213,14 @@ class Match:
         return self.apply(TIMEKEEPER, {"type": due["ends"]})
 
     def result(self) -> Result | None:
+        return copy.deepcopy(self._result())  # the caller's own: the kept one stays as it was
+
+    def _result(self) -> Result | None:
+        """The result as kept (not a copy: never hand it out)."""
         result = self._outcome()[0]
         if self._meta["ended"] and result is None:
             return Result(winners=[], scores=[0] * self.seats, reason="ended by the host")
-        return copy.deepcopy(result)  # the caller's own: the kept one stays as it was
+        return result
 
     def _game_legal(self, actor: Actor) -> list[Action]:
         if self.is_over or self.is_paused or actor not in self._outcome()[1]:
@@ -239,7 +243,9 @@ class Match:
             raise ActionRejected("unknown_seat", f"there is no seat {viewer!r}")
         # The host is usually a player too: they see the public view, plus controls.
         game_viewer = PUBLIC if viewer == HOST else viewer
-        result = self.result() if self.is_over else None
+        # Every viewer's view of a finished match carries the result: as plain data of
+        # its own (``to_dict`` copies), not a copy of the whole Result for each viewer.
+        result = self._result() if self.is_over else None
         out: dict[str, Any] = {
             "match": self.id,
             "game": self.game.spec.id,

@@ -10,6 +10,7 @@ decisions only: browsing a menu is the seat's business, never an action.
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
@@ -109,11 +110,12 @@ class Result:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data of the caller's own (nothing shared with it)."""
         return {
             "winners": list(self.winners),
             "scores": list(self.scores),
             "reason": self.reason,
-            "details": self.details,
+            "details": copy.deepcopy(self.details),
         }
 
 

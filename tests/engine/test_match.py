@@ -164,3 +164,18 @@ def test_the_result_is_the_callers_own_copy():
     result.winners.append(2)
     result.scores[0] = 99
     assert match.result() != result  # the match keeps its own
+
+
+def test_a_views_result_is_the_callers_own_data():
+    """Views carry the result without copying the whole Result for every viewer; what
+    one viewer's view holds is still its own."""
+    match = Match.create(GAME, 2, {"rounds": 1}, seed="fixed")
+    match.apply(0, {"type": "vote", "seat": 1})
+    match.apply(1, {"type": "vote", "seat": 0})
+    kept = match.result()
+    first = match.view(0)["result"]
+    assert first == kept.to_dict()
+    first["winners"].append(5)
+    first["scores"][0] = 99
+    first["details"]["added"] = True
+    assert match.view(1)["result"] == kept.to_dict() == match.result().to_dict()
