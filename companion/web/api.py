@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, stream_
 
 from companion import jsontext
 from companion.access import PinLocked
-from companion.engine import HOST, PUBLIC, ActionRejected
+from companion.engine import HOST, PUBLIC
 from companion.engine.spec import TIMER_MAX
 from companion.errors import MutinyError, UnknownGame
 from companion.table import nudges

@@ -79,7 +79,14 @@ def verified(raw: str, salt: str, secret_key: bytes) -> dict[str, Any] | None:
 
 def phone_from_cookie() -> str | None:
     """This phone's grant, as its cookie holds it (not yet checked against the table)."""
-    data = _signed(SEAT_COOKIE, "seat")
+    raw = request.cookies.get(SEAT_COOKIE)
+    return phone_in(raw, _ext()["table"].access.secret_key) if raw else None
+
+
+def phone_in(raw: str, secret_key: bytes) -> str | None:
+    """The phone's grant a seat cookie's value ``raw`` holds, if its signature holds
+    (not yet checked against the table)."""
+    data = verified(raw, "seat", secret_key)
     phone = data.get("p") if data else None
     return phone if isinstance(phone, str) else None
 

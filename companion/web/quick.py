@@ -29,9 +29,9 @@ from flask import Flask
 from werkzeug.exceptions import InternalServerError
 from werkzeug.http import HTTP_STATUS_CODES
 
-from companion.engine import ActionRejected
 from companion.errors import MutinyError
 from companion.web import auth, guard
+from companion.web.api import refusal_body, what_refused
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,7 @@ class QuickSeatAction:
         seat, action, version = ready
         try:
             version = self.app.extensions["mutiny"]["table"].submit(seat, action, version)
-        except MutinyError as exc:  # (ActionRejected is one) as the API's handlers answer
-            from companion.web.api import refusal_body, what_refused
+        except MutinyError as exc:  # (a rule's refusal is one) as the API's handlers answer
             body, status = refusal_body(*what_refused(exc))
             return self._answer(start_response, status, body)
         except Exception:
@@ -111,9 +110,8 @@ class QuickSeatAction:
         if not raw:
             return None
         access = self.app.extensions["mutiny"]["table"].access
-        data = auth.verified(raw, "seat", access.secret_key)
-        phone = data.get("p") if data else None
-        return access.phone_seat(phone) if isinstance(phone, str) else None
+        phone = auth.phone_in(raw, access.secret_key)
+        return None if phone is None else access.phone_seat(phone)
 
     def _body(self, environ: dict[str, Any]) -> Any:
         """The body as JSON, or None; the bytes read stay readable for Flask."""
