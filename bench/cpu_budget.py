@@ -84,13 +84,13 @@ def run(ballots: int = 200) -> list[dict[str, float]]:
 # -- the client process ----------------------------------------------------------------
 def _client() -> int:
     import selectors
-    from bench.ours_vote import _Stream
+    from bench.ours_vote import _Counted
     from bench.vote_game import ballot_for
     config = json.loads(sys.stdin.readline())
     host, port, seats = config["host"], config["port"], config["seats"]
-    streams = [_Stream(host, port, "/api/seat/stream", cookie, seats)
+    streams = [_Counted(host, port, "/api/seat/stream", cookie, seats)
                for cookie in config["cookies"][:config["phones"]]]
-    streams += [_Stream(host, port, "/api/public/stream", None, seats)
+    streams += [_Counted(host, port, "/api/public/stream", None, seats)
                 for _ in range(config["public"])]
     selector = selectors.DefaultSelector()
     for stream in streams:

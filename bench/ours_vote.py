@@ -29,6 +29,8 @@ from http.client import HTTPConnection
 from http.cookies import SimpleCookie
 from pathlib import Path
 
+from bench.sse_clients import Stream, StreamRefused
+
 SEATS = 8
 PUBLIC_STREAMS = 2
 #: Untimed ballots first, as on the peer's side.
@@ -101,7 +103,8 @@ def _cast(server, total: int, warmup: int, pace_ms: float) -> list[float]:
               "warmup": warmup, "pace_ms": pace_ms}
     with frozen_start():  # as `mutiny serve` does once it has started
         clients = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--listen"],
+            [sys.executable, "-m", "bench.ours_vote", "--listen"],
+            cwd=Path(__file__).resolve().parent.parent,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
@@ -140,41 +143,22 @@ def _join(host: str, port: int, token: str) -> str:
 
 
 # -- the clients (their own process) ------------------------------------------------------
-class _Stream:
-    """One Server-Sent-Events stream over a raw socket (HTTP/1.0: no chunking)."""
+class _Counted(Stream):
+    """A stream that keeps the number of ballots its latest payload counts."""
 
     def __init__(self, host: str, port: int, path: str, cookie: str | None,
                  seats: int = SEATS):
+        super().__init__(host, port, path, f"mutiny_seat={cookie}" if cookie else None)
         self.seats = seats
-        self.sock = socket.create_connection((host, port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        lines = [f"GET {path} HTTP/1.0", f"Host: {host}:{port}", "Accept: text/event-stream"]
-        if cookie:
-            lines.append(f"Cookie: mutiny_seat={cookie}")
-        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        self.buffer = b""
-        self.headers_done = False
         self.count = -1  # ballots counted by the last payload received
 
-    def feed(self, data: bytes) -> bool:
+    def feed(self, data: bytes) -> bool:  # type: ignore[override]
         """Take received bytes; True when a payload moved this stream's count."""
-        self.buffer += data
-        if not self.headers_done:
-            head, sep, rest = self.buffer.partition(b"\r\n\r\n")
-            if not sep:
-                return False
-            status = head.split(b"\r\n", 1)[0]
-            if b" 200 " not in status + b" ":
-                raise OursError(f"a stream answered {status.decode(errors='replace')}")
-            self.headers_done, self.buffer = True, rest
         moved = False
-        while b"\n\n" in self.buffer:
-            event, _, self.buffer = self.buffer.partition(b"\n\n")
-            for line in event.split(b"\n"):
-                if line.startswith(b"data: "):
-                    count = _ballots_counted(_loads(line[6:]), self.seats)
-                    if count != self.count:
-                        self.count, moved = count, True
+        for _id, payload in super().feed(data):
+            count = _ballots_counted(_loads(payload), self.seats)
+            if count != self.count:
+                self.count, moved = count, True
         return moved
 
 
@@ -230,8 +214,9 @@ def listen(host: str, port: int, cookies: list[str], ballots: list[str], warmup:
     last reached every stream and was answered. Writes the ms of each ballot after the
     first ``warmup`` (from just before its POST until the last stream received the
     payload that counts it), one a line, then "done"."""
-    streams = [_Stream(host, port, "/api/seat/stream", c) for c in cookies]
-    streams += [_Stream(host, port, "/api/public/stream", None) for _ in range(PUBLIC_STREAMS)]
+    streams = [_Counted(host, port, "/api/seat/stream", c) for c in cookies]
+    streams += [_Counted(host, port, "/api/public/stream", None)
+                for _ in range(PUBLIC_STREAMS)]
     casters = [_Caster(host, port, c) for c in cookies]
     selector = selectors.DefaultSelector()
     for reader in streams + casters:
@@ -291,7 +276,7 @@ def _listen_main() -> int:
     try:
         listen(config["host"], config["port"], config["cookies"], config["ballots"],
                config["warmup"], config["pace_ms"])
-    except OursError as exc:
+    except (OursError, StreamRefused) as exc:
         print(exc, file=sys.stderr)
         return 1
     return 0

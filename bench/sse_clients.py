@@ -25,39 +25,53 @@ from urllib.parse import urlsplit
 
 
 class Stream:
-    """One event stream: its socket, and the bytes not yet split into events."""
+    """One event stream over a raw socket (HTTP/1.0: the body comes unchunked), and the
+    bytes not yet split into events. ``cookie``: the Cookie header's value, if any. The
+    peer benchmark's clients (``bench/ours_vote.py``) read their streams with it too."""
 
-    def __init__(self, k: int, host: str, port: int, cookie: str):
+    def __init__(self, host: str, port: int, path: str, cookie: str | None = None,
+                 k: int = 0):
         self.k = k
-        path = "/api/public/stream" if cookie == "-" else "/api/seat/stream"
         lines = [f"GET {path} HTTP/1.0", f"Host: {host}:{port}",
                  "Accept: text/event-stream"]
-        if cookie != "-":
+        if cookie:
             lines.append(f"Cookie: {cookie}")
         self.sock = socket.create_connection((host, port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         self.buffer = b""
         self.head_done = False
         self.events = 0
 
-    def feed(self, data: bytes) -> list[int]:
-        """Take received bytes; the ids of the events they completed."""
+    def feed(self, data: bytes) -> list[tuple[int | None, bytes]]:
+        """Take received bytes; the events they completed, each as (its id, its data)
+        (a keep-alive comment is no event)."""
         self.buffer += data
         if not self.head_done:
             head, sep, rest = self.buffer.partition(b"\r\n\r\n")
             if not sep:
                 return []
-            if b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
-                raise SystemExit(f"stream {self.k}: {head.splitlines()[0]!r}")
+            status = head.split(b"\r\n", 1)[0]
+            if b" 200 " not in status + b" ":
+                raise StreamRefused(f"stream {self.k}: {status.decode(errors='replace')}")
             self.head_done, self.buffer = True, rest
-        ids = []
+        events = []
         while b"\n\n" in self.buffer:
             event, _, self.buffer = self.buffer.partition(b"\n\n")
+            event_id, data_line = None, None
             for line in event.split(b"\n"):
                 if line.startswith(b"id: "):
-                    ids.append(int(line[4:]))
-        self.events += len(ids)
-        return ids
+                    event_id = int(line[4:])
+                elif line.startswith(b"data: "):
+                    data_line = line[6:]
+            if data_line is not None:
+                events.append((event_id, data_line))
+        self.events += len(events)
+        return events
+
+
+class StreamRefused(RuntimeError):
+    """A stream was answered with another status than 200 (the message says which)."""
 
 
 def emit(record: dict) -> None:
@@ -67,7 +81,9 @@ def emit(record: dict) -> None:
 
 def main(argv: list[str]) -> None:
     url = urlsplit(argv[0])
-    streams = [Stream(k, url.hostname, url.port, cookie)
+    streams = [Stream(url.hostname, url.port,
+                      "/api/public/stream" if cookie == "-" else "/api/seat/stream",
+                      None if cookie == "-" else cookie, k)
                for k, cookie in enumerate(argv[1:])]
     selector = selectors.DefaultSelector()
     for stream in streams:
@@ -85,7 +101,7 @@ def main(argv: list[str]) -> None:
             data = key.fileobj.recv(1 << 16)
             if not data:
                 raise SystemExit(f"stream {key.data.k}: the server closed it")
-            for event_id in key.data.feed(data):
+            for event_id, _data in key.data.feed(data):
                 emit({"stream": key.data.k, "id": event_id, "t": now})
         if not ready and all(s.events for s in streams):
             ready = True
@@ -93,4 +109,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except StreamRefused as exc:
+        sys.exit(str(exc))

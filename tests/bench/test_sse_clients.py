@@ -16,8 +16,9 @@ def test_an_event_counts_once_its_last_bytes_arrive():
     stream = unconnected()
     assert stream.feed(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n") == []
     assert stream.feed(b"\r\nid: 4\nevent: payload\ndata: {\"a\":") == []
-    assert stream.feed(b" 1}\n\n: keep-alive\n\nid: 5\nevent: payload\ndata: {}\n") == [4]
-    assert stream.feed(b"\n") == [5]
+    assert stream.feed(b" 1}\n\n: keep-alive\n\nid: 5\nevent: payload\ndata: {}\n") == [
+        (4, b'{"a": 1}')]
+    assert stream.feed(b"\n") == [(5, b"{}")]
     assert stream.events == 2
 
 
