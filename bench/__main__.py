@@ -155,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller counts")
     parser.add_argument("--only", choices=sorted(BENCHMARKS), action="append")
+    parser.add_argument("--full-count", choices=sorted(BENCHMARKS), action="append",
+                        metavar="NAME", help="this benchmark at its full count even with"
+                        " --quick (a p99 of 60 samples is their slowest one)")
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write JSON")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name not in args.only:
             continue
         print(f"running {name} ...", flush=True)
-        rows += bench(args.quick)
+        rows += bench(args.quick and name not in (args.full_count or ()))
     where = machine()
     print(f"\nMachine: {where['model']}, {where['cores']} cores, Python {where['python']},"
           f" {where['system']}; {time.monotonic() - started:.0f} s in all\n")

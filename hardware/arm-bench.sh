@@ -32,6 +32,7 @@ source "$BENCH_HERE/arm-root-check.sh"
 TREE=$(cd "$BENCH_HERE/.." && pwd)
 
 BENCHMARKS=(press-to-screen press-to-phones journal engine cpu-budget footprint)
+FULL_COUNT=(press-to-screen press-to-phones)
 ONLY=()
 QUICK=--quick
 PROFILE=0
@@ -61,6 +62,9 @@ bench_args() {
     local names=("${ONLY[@]}") name
     [ ${#names[@]} -gt 0 ] || names=("${BENCHMARKS[@]}")
     [ -z "$QUICK" ] || printf '%s\n' "$QUICK"
+    # The two latency targets are p99s: at their full counts (1000 and 300 presses), a
+    # p99 is a p99, not the slowest of 60 samples.
+    [ -z "$QUICK" ] || printf -- '--full-count\n%s\n' "${FULL_COUNT[@]}"
     for name in "${names[@]}"; do printf '%s\n' --only "$name"; done
     printf '%s\n' --json "$BENCH_RUN/raw.json"
 }

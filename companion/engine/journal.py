@@ -386,6 +386,12 @@ class Journal:
                            " (SELECT match_id FROM finished) ORDER BY created, rowid")
         return [r[0] for r in rows]
 
+    def finished_since(self, since: float) -> list[tuple[str, float]]:
+        """(match id, when it was marked over) of every match marked over at or after
+        ``since`` (a ``time.time()``), in that order."""
+        return [(r[0], r[1]) for r in self._query(
+            "SELECT match_id, at FROM finished WHERE at >= ? ORDER BY at, rowid", (since,))]
+
     def header(self, match_id: str) -> dict[str, Any]:
         rows = self._query(
             "SELECT game, seats, names, options, seed, created, rules FROM matches"

@@ -318,7 +318,14 @@ class Seat:
         if name == "when_changed" and any(getattr(c, "changed", False) for c in self._pending):
             return  # one notice per batch is enough
         call.changed = name == "when_changed"  # type: ignore[attr-defined]
+        call.acts = name == "when_action"  # type: ignore[attr-defined]
         self._pending.append(call)
+
+    def _redraw_now(self) -> None:
+        """Redraw under the lock (queued behind a confirmed choice's ``when_action``)."""
+        with self._guard():
+            if not self._closed:
+                self._redraw()
 
     # -- buttons ----------------------------------------------------------------------
     def _wire(self) -> None:
@@ -396,7 +403,13 @@ class Seat:
                 self._use(self._highlighted_line())
             self._reveal_only = False
             self._activity()
-            self._redraw()
+            if any(getattr(call, "acts", False) for call in self._pending):
+                # A confirmed choice goes to the runtime first: the frame it brings is
+                # the one the player waits for, and this one (the old screen at rest)
+                # would only hold it up. Drawn after it (often: nothing left to draw).
+                self._later("_redraw_now")
+            else:
+                self._redraw()
 
     # -- the menu -----------------------------------------------------------------------
     def _highlighted_line(self) -> MenuItem | None:

@@ -15,14 +15,18 @@ shown to the whole table once it is over.
 """
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
+import logging
 import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
+
+log = logging.getLogger(__name__)
 
 #: The file's name, in the journal's folder.
 FILE_NAME = "night.sqlite3"
@@ -52,12 +56,18 @@ CREATE TABLE IF NOT EXISTS matches (
 
 
 class Night:
-    """Tonight's finished matches and standings, kept in a SQLite file. Thread-safe."""
+    """Tonight's finished matches and standings, kept in a SQLite file. Thread-safe.
+
+    Tonight is also kept in memory: the standings the table shows after every action
+    are built from there, not read back from the file. A match recorded with
+    ``save=False`` is in the standings at once and reaches the file at the next
+    :meth:`save` (the table saves once the phones were told of the match's end; were
+    the power to go before that, :meth:`missing` finds it in the journal again)."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
         self.path = path
         self._clock = clock
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -67,7 +77,9 @@ class Night:
             self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._payload: dict[str, Any] | None = None  # rebuilt after each change
-        if self._night_id() is None or self._is_over():
+        self._unsaved: list[tuple[Any, ...]] = []  # rows recorded, not yet in the file
+        self._night, self._started, self._tonight = self._load()
+        if self._night is None or self._is_over():
             self.new_night()
 
     @classmethod
@@ -77,69 +89,110 @@ class Night:
             return cls(":memory:")
         return cls(Path(journal_path).parent / FILE_NAME)
 
-    def _night_id(self) -> int | None:
-        row = self._db.execute("SELECT MAX(id) FROM nights").fetchone()
-        return row[0]
+    def _load(self) -> tuple[int | None, float, list[dict[str, Any]]]:
+        """The newest night in the file: its id, when it started and its matches."""
+        row = self._db.execute("SELECT id, started FROM nights ORDER BY id DESC LIMIT 1"
+                               ).fetchone()
+        if row is None:
+            return None, 0.0, []
+        rows = self._db.execute(
+            "SELECT id, game, title, names, winners, scores, score_label, reason, ended"
+            " FROM matches WHERE night = ? ORDER BY ended, rowid", (row[0],)).fetchall()
+        tonight = []
+        for (match_id, game, title, names, winners, scores, label, reason, ended) in rows:
+            tonight.append(_match_entry(len(tonight) + 1, match_id, game, title,
+                                        json.loads(names), json.loads(winners),
+                                        json.loads(scores), label, reason, ended))
+        return row[0], row[1], tonight
 
     def _is_over(self) -> bool:
         """Has tonight seen nothing for :data:`NIGHT_GAP` seconds?"""
-        night = self._night_id()
-        last = self._db.execute(
-            "SELECT MAX(t) FROM (SELECT started AS t FROM nights WHERE id = ?"
-            " UNION ALL SELECT ended FROM matches WHERE night = ?)", (night, night)
-        ).fetchone()[0]
-        return last is not None and self._clock() - last > NIGHT_GAP
+        last = max([self._started] + [m["ended"] for m in self._tonight])
+        return self._clock() - last > NIGHT_GAP
 
     def new_night(self) -> None:
         """Start a new night: the standings start again (earlier nights stay in the
         file, out of the standings and exports)."""
         with self._lock:
-            self._db.execute("INSERT INTO nights (started) VALUES (?)", (self._clock(),))
+            self.save()  # last night's matches still waiting belong to last night
+            started = self._clock()
+            cursor = self._db.execute("INSERT INTO nights (started) VALUES (?)", (started,))
+            self._night, self._started, self._tonight = cursor.lastrowid, started, []
             self._payload = None
 
-    def record(self, match: Any) -> bool:
+    def record(self, match: Any, *, save: bool = True, ended: float | None = None) -> bool:
         """Add a finished match (a :class:`~companion.engine.Match` that is over) to
         tonight. A match already recorded (seen again when a restart finds it over) is
-        not added twice. Returns True when it was added."""
+        not added twice. Returns True when it was added.
+
+        ``save=False``: in tonight's standings now, in the file at the next
+        :meth:`save`. ``ended``: when it ended (default: now)."""
         result = match.result()
         if result is None:
             return False
-        if self._is_over():
-            self.new_night()
         label = match.summary().get("score_label") or ""
-        row = (match.id, self._night_id(), match.game.spec.id, match.game.spec.title,
-               json.dumps(list(match.names)), json.dumps(list(result.winners)),
-               json.dumps(list(result.scores)), label, result.reason or "", self._clock())
         with self._lock:
-            added = self._db.execute(
-                "INSERT OR IGNORE INTO matches (id, night, game, title, names, winners,"
-                " scores, score_label, reason, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                row).rowcount
+            if self.has(match.id):
+                return False
+            if self._is_over():
+                self.new_night()
+            ended = self._clock() if ended is None else ended
+            row = (match.id, self._night, match.game.spec.id, match.game.spec.title,
+                   json.dumps(list(match.names)), json.dumps(list(result.winners)),
+                   json.dumps(list(result.scores)), label, result.reason or "", ended)
+            self._tonight.append(_match_entry(
+                len(self._tonight) + 1, match.id, match.game.spec.id,
+                match.game.spec.title, list(match.names), list(result.winners),
+                list(result.scores), label, result.reason or "", ended))
+            self._tonight.sort(key=lambda m: m["ended"])  # (one ended earlier: a restart)
+            for number, entry in enumerate(self._tonight, start=1):
+                entry["number"] = number
+            self._unsaved.append(row)
             self._payload = None
-        return bool(added)
+            if save:
+                self.save()
+        return True
+
+    def has(self, match_id: str) -> bool:
+        """Whether the match was recorded, tonight or on an earlier night."""
+        with self._lock:
+            return (any(row[0] == match_id for row in self._unsaved)
+                    or self._db.execute("SELECT 1 FROM matches WHERE id = ?",
+                                        (match_id,)).fetchone() is not None)
+
+    def save(self) -> None:
+        """Write the matches recorded with ``save=False`` to the file. A failed write
+        is logged and tried again at the next save: the match stays in the standings."""
+        with self._lock:
+            if not self._unsaved or self._db is None:
+                return
+            try:
+                with self._db:  # one transaction (a commit, one flush to disk)
+                    self._db.execute("BEGIN")
+                    self._db.executemany(
+                        "INSERT OR IGNORE INTO matches (id, night, game, title, names,"
+                        " winners, scores, score_label, reason, ended)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._unsaved)
+            except sqlite3.Error as exc:
+                log.error("the night's file %s: %s (kept, tried again)", self.path, exc)
+                return
+            self._unsaved = []
+
+    def missing(self, finished: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """Of ``finished`` (match id, when it ended: the journal's
+        ``finished_since(started())``), the matches tonight has not recorded."""
+        return [(match_id, at) for match_id, at in finished if not self.has(match_id)]
 
     # -- reading ------------------------------------------------------------------------
     def started(self) -> float:
-        with self._lock:
-            return self._db.execute("SELECT started FROM nights WHERE id = ?",
-                                    (self._night_id(),)).fetchone()[0]
+        """When tonight started (a time from the night's clock, ``time.time``)."""
+        return self._started
 
     def matches(self) -> list[dict[str, Any]]:
-        """Tonight's matches, oldest first, each with its players, winners and scores."""
+        """Tonight's matches, oldest first, each with its players, winners and scores
+        (the caller's own copy)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, game, title, names, winners, scores, score_label, reason, ended"
-                " FROM matches WHERE night = ? ORDER BY ended, rowid", (self._night_id(),)
-            ).fetchall()
-        out = []
-        for number, (match_id, game, title, names, winners, scores, label, reason,
-                     ended) in enumerate(rows, start=1):
-            names, winners = json.loads(names), json.loads(winners)
-            out.append({"number": number, "match": match_id, "game": game, "title": title,
-                        "players": names, "winners": [names[w] for w in winners],
-                        "scores": json.loads(scores), "score_label": label,
-                        "reason": reason, "ended": ended})
-        return out
+            return copy.deepcopy(self._tonight)
 
     def standings(self, matches: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """One row per player name: matches played, wins, and per game its own score
@@ -172,14 +225,16 @@ class Night:
         """The ``night`` part of the public payload: the standings and the newest
         matches (``count`` tells how many there were in all). Kept between changes:
         the table asks for it after every action."""
-        if self._payload is None:
-            self._payload = self._build_payload()
-        return self._payload
+        with self._lock:
+            if self._payload is None:
+                self._payload = self._build_payload(self._tonight)
+            return self._payload
 
-    def _build_payload(self) -> dict[str, Any]:
-        matches = self.matches()
+    def _build_payload(self, matches: list[dict[str, Any]]) -> dict[str, Any]:
+        # Of its own: nothing in it is a list kept in ``matches`` (standings are new).
         return {"count": len(matches), "standings": self.standings(matches),
-                "matches": [{k: m[k] for k in ("number", "title", "players", "winners")}
+                "matches": [{"number": m["number"], "title": m["title"],
+                             "players": list(m["players"]), "winners": list(m["winners"])}
                             for m in matches[-SHOWN_MATCHES:]][::-1]}
 
     def to_csv(self) -> str:
@@ -199,11 +254,21 @@ class Night:
         return out.getvalue()
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Save what is still to be saved and close the file (idempotent)."""
         with self._lock:
             if self._db is not None:
+                self.save()
                 self._db.close()
                 self._db = None
+
+
+def _match_entry(number: int, match_id: str, game: str, title: str, names: list[str],
+                 winners: list[int], scores: list[Any], label: str, reason: str,
+                 ended: float) -> dict[str, Any]:
+    """One of tonight's matches as :meth:`Night.matches` gives it (winners by name)."""
+    return {"number": number, "match": match_id, "game": game, "title": title,
+            "players": names, "winners": [names[w] for w in winners], "scores": scores,
+            "score_label": label, "reason": reason, "ended": ended}
 
 
 def _cell(text: str) -> str:

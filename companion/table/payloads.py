@@ -28,10 +28,18 @@ class Views(dict):
     def __init__(self, match: Match | None):
         super().__init__()
         self._match = match
+        self._howto: dict[str, Any] | None = None
 
     def __missing__(self, viewer: Viewer) -> dict[str, Any]:
         view = self[viewer] = self._match.view(viewer)
         return view
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The game's how-to, asked of the game once a refresh, not once a payload
+        (every payload of the refresh shares it: payloads are never changed in place)."""
+        if self._howto is None:
+            self._howto = self._match.game.how_to_play()
+        return self._howto
 
 
 def chart(history: list[list[float]], summary: dict[str, Any]) -> None:
@@ -63,13 +71,16 @@ def with_story(parts: list[dict[str, Any]], story: list[str]) -> list[dict[str, 
             for part in parts]
 
 
-def seat_help(match: Match, seat: int, view: dict[str, Any]) -> dict[str, Any]:
-    """How to play for ``seat``'s phone: the game's general texts, the seat's own part
-    (``mine``) and what its owner sees only while holding the reveal pad (``secret``),
-    both built from ``view``, the seat's own view."""
+def seat_help(match: Match, seat: int, view: dict[str, Any],
+              howto: dict[str, Any] | None = None) -> dict[str, Any]:
+    """How to play for ``seat``'s phone: the game's general texts (``howto``, when the
+    caller has them already), the seat's own part (``mine``) and what its owner sees
+    only while holding the reveal pad (``secret``), both built from ``view``, the
+    seat's own view."""
     if view.get("viewer") != seat:
         raise ValueError(f"seat {seat}'s help from another viewer's view")
-    return {**match.game.how_to_play(), "mine": match.game.my_part(view, seat),
+    howto = match.game.how_to_play() if howto is None else howto
+    return {**howto, "mine": match.game.my_part(view, seat),
             "secret": match.game.my_secret(view, seat)}
 
 
@@ -208,7 +219,8 @@ class Payloads:
             # The seat's private panel: in this seat's own payload and nowhere else.
             "panel": match.panel(seat, views[seat]) if playing else [],
             # How to play, with the seat's own part: for its phone's help.
-            "help": seat_help(match, seat, views[seat]) if playing and match else None,
+            "help": (seat_help(match, seat, views[seat], views.how_to_play())
+                     if playing and match else None),
         }
 
     def _public(self, match: Match | None, summary: dict[str, Any],
@@ -226,7 +238,7 @@ class Payloads:
         if match is None:
             payload["lobby"] = lobby.payload()
         else:
-            payload["howto"] = {**match.game.how_to_play(),
+            payload["howto"] = {**views.how_to_play(),
                                 "before_first_action": self._untouched(match, views)}
         return payload
 

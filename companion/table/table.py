@@ -104,6 +104,7 @@ class Table:
                     self.journal.finish(match_id)
                 else:
                     loaded, self._payloads.history = match, history
+            self._record_missing()
             if loaded is not None:
                 self.match = loaded
                 self._claimed = set(range(self.seat_count))  # players are seated already
@@ -111,6 +112,19 @@ class Table:
                          loaded.id, loaded.version)
             self.refresh()
             return loaded
+
+    def _record_missing(self) -> None:
+        """Tonight's matches the journal has over and the night's file has not: the
+        power went after the phones were told of the end, before the night saved it
+        (:meth:`_after`). Callers hold the table lock."""
+        for match_id, ended in self.night.missing(
+                self.journal.finished_since(self.night.started())):
+            try:
+                match = self.journal.load(match_id, companion.games.get, self.clock)
+            except (JournalError, MutinyError) as exc:
+                log.error("cannot read finished match %s: %s", match_id, exc)
+                continue
+            self.night.record(match, ended=ended)
 
     def start(self, game_id: str | Game, players: int | None = None,
               options: dict[str, Any] | None = None, names: list[str] | None = None,
@@ -316,8 +330,11 @@ class Table:
 
     def _offered(self, seat: int, action: dict[str, Any]) -> bool:
         # A press acts on what the seat was shown: if its screen has changed meanwhile
-        # the old choice is refused rather than applied to a different question.
-        return action in [c.action for c in self.display(seat).choices]
+        # the old choice is refused rather than applied to a different question. What
+        # it was shown is the last refresh's display (every change refreshes), not one
+        # built again while the player waits.
+        shown = self._displays[seat] if seat < len(self._displays) else self.display(seat)
+        return action in [c.action for c in shown.choices]
 
     def _current(self) -> Match:
         if self.match is None:
@@ -420,9 +437,11 @@ class Table:
         self._paint_seats(self._with_devices())
 
     def _publish(self) -> None:
-        """Wake every stream: each sends its viewer's newest payload."""
+        """Wake every stream: each sends its viewer's newest payload. Then the night's
+        file gets a match that has just ended (:meth:`_after`)."""
         if self.hub is not None:
             self.hub.publish()
+        self.night.save()
 
     def _paint_seats(self, displays: dict[int, Display]) -> None:
         """Hand each seat in ``displays`` (seat -> its display now) what its device
@@ -479,10 +498,13 @@ class Table:
             self.refresh()
 
     def _after(self, match: Match) -> None:
-        """A change was applied to ``match``: a finished match goes to the night (the
-        journal marked it over with the change itself, ``Match._write``)."""
+        """A change was applied to ``match``: a finished match goes to the night's
+        standings (the journal marked it over with the change itself,
+        ``Match._write``). The night's file gets it once the phones were told
+        (``_publish``): a restart before that finds it in the journal again
+        (:meth:`_record_missing`)."""
         if match.is_over:
-            self.night.record(match)
+            self.night.record(match, save=False)
 
     def twin(self, match: Match, journal: Journal) -> "Table":
         """A copy of this table playing ``match`` instead (a fork of this one, perhaps

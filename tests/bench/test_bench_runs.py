@@ -59,3 +59,21 @@ def test_our_side_of_the_peer_vote_runs_in_a_process_of_its_own(tmp_path):
     found = run_ours(votes=6, warmup=2, data_dir=str(tmp_path))
     assert len(found) == 6 and all(ms > 0 for ms in found)
     assert list(tmp_path.iterdir()) == []  # its journal folder is gone with it
+
+
+def test_full_count_runs_one_benchmark_at_its_full_count_in_a_quick_run(tmp_path, monkeypatch):
+    # Which count each benchmark was asked for (the benchmarks themselves are not run:
+    # this is the entry point's choice).
+    asked = {}
+
+    def recorded(name):
+        def bench(quick):
+            asked[name] = quick
+            return []
+        return bench
+    for name in ("engine", "journal"):
+        monkeypatch.setitem(bench_main.BENCHMARKS, name, recorded(name))
+    out = tmp_path / "bench.json"
+    assert bench_main.main(["--quick", "--only", "engine", "--only", "journal",
+                            "--full-count", "journal", "--json", str(out)]) == 0
+    assert asked == {"engine": True, "journal": False}

@@ -134,6 +134,18 @@ def test_a_match_reloads_from_disk_to_the_identical_state(tmp_path):
         assert journal.entries(match.id)[-2].action == {"type": "vote", "seat": 0}
 
 
+def test_finished_since_lists_the_matches_marked_over_from_a_time_on(journal):
+    first = Match.create(GAME, 3, seed="a", journal=journal)
+    first.apply(HOST, {"type": "end"})  # over with its last entry
+    (only,) = journal.finished_since(0)
+    assert only[0] == first.id
+    second = Match.create(GAME, 3, seed="b", journal=journal)
+    journal.finish(second.id)
+    assert [m for m, _at in journal.finished_since(0)] == [first.id, second.id]
+    assert [m for m, _at in journal.finished_since(only[1] + 1e-6)] == [second.id]
+    assert journal.finished_since(float("inf")) == []
+
+
 def test_rejected_actions_never_reach_the_journal(journal):
     match = Match.create(GAME, 3, seed=1, journal=journal)
     count = len(journal.entries(match.id))

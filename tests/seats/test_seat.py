@@ -217,6 +217,33 @@ def test_a_failing_screen_is_retried_on_tick(table, seat):
     assert table.frame(0).tobytes() == render(ScreenState("browse", vote_display(), 1)).tobytes()
 
 
+def test_a_confirmed_choice_goes_out_before_the_screen_is_redrawn(table, seat):
+    # The frame the player waits for is the one the action brings: the seat's own
+    # "back at rest" frame is drawn after the action is handed on, never before.
+    table.click(0, "next")  # browsing, on "Defend the Captain"
+    browsing = table.frame(0).tobytes()
+    seen = []
+    seat.when_action = lambda action: seen.append((action, table.frame(0).tobytes()))
+    table.click(0, "select")
+    assert seen == [(DEFEND, browsing)]  # handed on while the screen still browsed
+    assert seat.mode == "rest"
+    assert table.frame(0).tobytes() == render(ScreenState("rest", vote_display())).tobytes()
+
+
+def test_a_screen_the_action_redrew_is_not_drawn_again(table, seat):
+    panel = table.panels[0]
+    sent = []
+
+    def runtime(action):
+        seat.show(vote_display(title="Voted"))  # the runtime's answer, drawn at once
+        sent.append(panel.data_bytes)
+    seat.when_action = runtime
+    table.click(0, "select")
+    assert sent and panel.data_bytes == sent[0]  # nothing drawn after the answer
+    assert table.frame(0).tobytes() == render(
+        ScreenState("rest", vote_display(title="Voted"))).tobytes()
+
+
 def test_callbacks_may_call_back_into_the_seat(table, seat):
     seat.when_action = lambda action: seat.show(vote_display(title="Voted"))
     table.click(0, "select")

@@ -3,6 +3,7 @@ across a restart, and every game played by phones alone (a laptop table)."""
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import pytest
 
@@ -158,3 +159,70 @@ def test_phones_alone_play_every_game_to_its_end(tmp_path, game_id):
         table.submit(seat, choice["action"], version=payload["version"])
     assert table.match.is_over
     table.close()
+
+
+def _rows_in_file(path) -> list[str]:
+    """The match ids the night's file holds, read by a connection of its own."""
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT id FROM matches ORDER BY rowid")]
+
+
+def test_a_match_recorded_unsaved_is_in_the_standings_and_reaches_the_file_on_save(tmp_path):
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [])
+    table.start("booty-dice", 2, names=["Ann", "Bo"], seed="unsaved")
+    table.submit(HOST, {"type": "end"})  # the table's night saves once phones were told
+    assert _rows_in_file(tmp_path / "night.sqlite3") == [table.match.id]
+
+    path = tmp_path / "other.sqlite3"
+    night = Night(path)
+    assert night.record(table.match, save=False) is True
+    assert [m["match"] for m in night.matches()] == [table.match.id]
+    assert night.payload()["count"] == 1
+    assert _rows_in_file(path) == []  # not yet
+    assert night.record(table.match) is False  # recorded already, if not saved
+    night.save()
+    assert _rows_in_file(path) == [table.match.id]
+    night.close()
+    table.close()
+
+
+def test_a_night_file_that_refuses_a_write_keeps_the_match_and_writes_it_later(tmp_path):
+    path = tmp_path / "night.sqlite3"
+    night = Night(path)
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [], night=night)
+    table.start("booty-dice", 2, names=["Ann", "Bo"], seed="refused")
+    night._db.execute("PRAGMA query_only = ON")  # SQLite refuses every write now
+    table.submit(HOST, {"type": "end"})  # the action stands: the night is not the journal
+    assert table.match.is_over
+    assert table.payload(PUBLIC)[1]["night"]["count"] == 1
+    assert _rows_in_file(path) == []
+    night._db.execute("PRAGMA query_only = OFF")
+    night.save()
+    assert _rows_in_file(path) == [table.match.id]
+    table.close()
+
+
+def test_a_match_the_night_lost_to_a_power_cut_is_found_in_the_journal(tmp_path):
+    # The phones are told of the end before the night's file has it: were the power to
+    # go between the two, the next start finds the match in the journal, over.
+    path = tmp_path / "night.sqlite3"
+    table = Table(Journal(tmp_path / "journal.sqlite3"), [])
+    table.start("booty-dice", 2, names=["Ann", "Bo"], seed="cut")
+    result = play_out(table, "cut")
+    match_id = table.match.id
+    table.close()
+    with sqlite3.connect(path) as db:  # the row the power cut would have lost
+        db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+    assert _rows_in_file(path) == []
+
+    again = Table(Journal(tmp_path / "journal.sqlite3"), [])
+    again.resume()
+    assert _rows_in_file(path) == [match_id]
+    (found,) = again.night.matches()
+    assert found["match"] == match_id
+    assert found["winners"] == [["Ann", "Bo"][w] for w in result["winners"]]
+    again.close()
+    third = Table(Journal(tmp_path / "journal.sqlite3"), [])  # and only once
+    third.resume()
+    assert [m["match"] for m in third.night.matches()] == [match_id]
+    third.close()
