@@ -318,7 +318,6 @@ class Seat:
         if name == "when_changed" and any(getattr(c, "changed", False) for c in self._pending):
             return  # one notice per batch is enough
         call.changed = name == "when_changed"  # type: ignore[attr-defined]
-        call.acts = name == "when_action"  # type: ignore[attr-defined]
         self._pending.append(call)
 
     def _redraw_now(self) -> None:
@@ -394,16 +393,17 @@ class Seat:
         with self._guard():
             if self._closed:
                 return
+            confirmed = False
             if "select" in self._swallow:
                 self._swallow.discard("select")
             elif self._private or self.buttons.select.was_held:
                 self._private = False
                 self._browse()
             elif not self._reveal_only and self._qr_url is None:
-                self._use(self._highlighted_line())
+                confirmed = self._use(self._highlighted_line())
             self._reveal_only = False
             self._activity()
-            if any(getattr(call, "acts", False) for call in self._pending):
+            if confirmed:
                 # A confirmed choice goes to the runtime first: the frame it brings is
                 # the one the player waits for, and this one (the old screen at rest)
                 # would only hold it up. Drawn after it (often: nothing left to draw).
@@ -416,10 +416,11 @@ class Seat:
         lines = menu_lines(self._display, self._path)
         return lines[self._highlight % len(lines)] if lines else None
 
-    def _use(self, line: MenuItem | None) -> None:
-        """A short select on ``line``: confirm a choice, open a group or go back up."""
+    def _use(self, line: MenuItem | None) -> bool:
+        """A short select on ``line``: confirm a choice, open a group or go back up.
+        True when it confirmed a choice (``when_action`` is queued)."""
         if line is None:
-            return
+            return False
         if line is BACK:
             left = self._path[-1]
             self._path = self._path[:-1]
@@ -439,6 +440,8 @@ class Seat:
                 # for another): start again at the top, whatever comes next.
                 self._path, self._highlight, self._restart = (), 0, True
             self._settle()
+            return True
+        return False
 
     def _settle(self) -> None:
         """Browsing over: back to the top level, on the group the player was in."""

@@ -96,14 +96,9 @@ class Night:
         if row is None:
             return None, 0.0, []
         rows = self._db.execute(
-            "SELECT id, game, title, names, winners, scores, score_label, reason, ended"
-            " FROM matches WHERE night = ? ORDER BY ended, rowid", (row[0],)).fetchall()
-        tonight = []
-        for (match_id, game, title, names, winners, scores, label, reason, ended) in rows:
-            tonight.append(_match_entry(len(tonight) + 1, match_id, game, title,
-                                        json.loads(names), json.loads(winners),
-                                        json.loads(scores), label, reason, ended))
-        return row[0], row[1], tonight
+            "SELECT id, night, game, title, names, winners, scores, score_label, reason,"
+            " ended FROM matches WHERE night = ? ORDER BY ended, rowid", (row[0],)).fetchall()
+        return row[0], row[1], [_match_entry(n, r) for n, r in enumerate(rows, start=1)]
 
     def _is_over(self) -> bool:
         """Has tonight seen nothing for :data:`NIGHT_GAP` seconds?"""
@@ -140,10 +135,7 @@ class Night:
             row = (match.id, self._night, match.game.spec.id, match.game.spec.title,
                    json.dumps(list(match.names)), json.dumps(list(result.winners)),
                    json.dumps(list(result.scores)), label, result.reason or "", ended)
-            self._tonight.append(_match_entry(
-                len(self._tonight) + 1, match.id, match.game.spec.id,
-                match.game.spec.title, list(match.names), list(result.winners),
-                list(result.scores), label, result.reason or "", ended))
+            self._tonight.append(_match_entry(len(self._tonight) + 1, row))
             self._tonight.sort(key=lambda m: m["ended"])  # (one ended earlier: a restart)
             for number, entry in enumerate(self._tonight, start=1):
                 entry["number"] = number
@@ -262,13 +254,15 @@ class Night:
                 self._db = None
 
 
-def _match_entry(number: int, match_id: str, game: str, title: str, names: list[str],
-                 winners: list[int], scores: list[Any], label: str, reason: str,
-                 ended: float) -> dict[str, Any]:
-    """One of tonight's matches as :meth:`Night.matches` gives it (winners by name)."""
+def _match_entry(number: int, row: tuple[Any, ...]) -> dict[str, Any]:
+    """One of tonight's matches as :meth:`Night.matches` gives it (winners by name),
+    from its row in the file (the columns of ``matches`` in order)."""
+    match_id, _night, game, title, names, winners, scores, label, reason, ended = row
+    names = json.loads(names)
     return {"number": number, "match": match_id, "game": game, "title": title,
-            "players": names, "winners": [names[w] for w in winners], "scores": scores,
-            "score_label": label, "reason": reason, "ended": ended}
+            "players": names, "winners": [names[w] for w in json.loads(winners)],
+            "scores": json.loads(scores), "score_label": label, "reason": reason,
+            "ended": ended}
 
 
 def _cell(text: str) -> str:

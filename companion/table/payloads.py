@@ -72,14 +72,13 @@ def with_story(parts: list[dict[str, Any]], story: list[str]) -> list[dict[str, 
 
 
 def seat_help(match: Match, seat: int, view: dict[str, Any],
-              howto: dict[str, Any] | None = None) -> dict[str, Any]:
-    """How to play for ``seat``'s phone: the game's general texts (``howto``, when the
-    caller has them already), the seat's own part (``mine``) and what its owner sees
+              howto: dict[str, Any]) -> dict[str, Any]:
+    """How to play for ``seat``'s phone: the game's general texts (``howto``, the
+    game's ``how_to_play()``), the seat's own part (``mine``) and what its owner sees
     only while holding the reveal pad (``secret``), both built from ``view``, the
     seat's own view."""
     if view.get("viewer") != seat:
         raise ValueError(f"seat {seat}'s help from another viewer's view")
-    howto = match.game.how_to_play() if howto is None else howto
     return {**howto, "mine": match.game.my_part(view, seat),
             "secret": match.game.my_secret(view, seat)}
 
