@@ -48,6 +48,11 @@ class JournalSink(Protocol):
                alongside: Callable[[], None] | None = None) -> None: ...
 
 
+#: The headline of a match the host ended: the game, which knows nothing of it, would
+#: still name the step the match was at.
+ENDED_HEADLINE = "The match has ended: the host ended it."
+
+
 def clone(state: Any) -> Any:
     """A deep copy of plain data. A pickle round trip does it in C, several times
     faster than ``copy.deepcopy``, and the engine copies the state on every action."""
@@ -277,6 +282,8 @@ class Match:
         if public is not None and public.get("viewer") != PUBLIC:
             raise ValueError("a summary from a view that is not the public one")
         out.update(self.game.summary(public if public is not None else self.view(PUBLIC)))
+        if self._meta["ended"]:
+            out["headline"] = ENDED_HEADLINE
         return out
 
     def display(self, seat: int, view: dict[str, Any] | None = None) -> Display:
@@ -292,6 +299,9 @@ class Match:
         if public is not None and public.get("viewer") != PUBLIC:
             raise ValueError("a board from a view that is not the public one")
         parts = self.game.board(public if public is not None else self.view(PUBLIC))
+        if self._meta["ended"]:  # the game's headline still names the step it was at
+            parts = [{**part, "text": ENDED_HEADLINE} if part.get("part") == "headline"
+                     else part for part in parts]
         return board.checked(parts, f"{self.game.spec.id}'s board")
 
     def panel(self, seat: int, view: dict[str, Any] | None = None) -> list[dict[str, Any]]:

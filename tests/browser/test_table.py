@@ -147,3 +147,23 @@ def test_every_page_loads_only_from_the_table(browser, serve):
     outside = [url for url in requested if not url.startswith(live.url)
                and not url.upper().startswith(live.url.upper())]
     assert not outside, outside
+
+
+def test_the_chart_keeps_every_name_inside_when_all_lines_end_at_the_bottom(browser, serve):
+    # Eight pirates all still at 0 (a match's start, or a vote nobody has won yet): the
+    # names at the lines' end stack upwards from the bottom edge, none falls off it.
+    live = serve(seats=8)
+    table = live.page(browser, "/table", viewport=TV)
+    wait_synced(table, live, PUBLIC)
+    inside = table.evaluate("""() => {
+        const names = ["Anne", "Bonny", "Calico", "Drake", "Eve", "Flint", "Grace", "Hook"];
+        const chart = window.Mutiny.scoreChart([[0, 0, 0, 0, 0, 0, 0, 0, 0],
+                                                [1, 3, 0, 0, 0, 0, 0, 0, 0]], names, "Wins");
+        document.body.append(chart);
+        const view = chart.viewBox.baseVal;
+        return [...chart.querySelectorAll("text.end-name")].map(t => {
+            const box = t.getBBox();
+            return box.y >= view.y && box.y + box.height <= view.y + view.height; });
+    }""")
+    assert inside == [True] * 8
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import CHANCE, HOST, PUBLIC, ActionRejected, Match
+from companion.engine.match import ENDED_HEADLINE
 from companion.errors import OptionError
 from tests.engine.toy import GAME
 from tests.engine.contract import rejected
@@ -114,6 +115,16 @@ def test_the_host_can_end_a_match():
     match.apply(HOST, {"type": "end"})
     assert match.is_over and match.step() == "ended"
     assert match.result().reason == "ended by the host"
+
+
+def test_a_match_the_host_ended_says_so_in_its_headlines():
+    # The game knows nothing of the host's end: its own headline would still name the
+    # step the match was at, above a board that says it has ended.
+    match = new()
+    before = match.summary()["headline"]
+    match.apply(HOST, {"type": "end"})
+    assert match.summary()["headline"] == ENDED_HEADLINE != before
+    assert [p["text"] for p in match.board() if p["part"] == "headline"] == [ENDED_HEADLINE]
 
 
 def test_views_are_per_viewer_and_unknown_viewers_are_refused():

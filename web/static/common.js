@@ -270,13 +270,17 @@ const Mutiny = (() => {
                               fill: color}, MARKERS[seat % MARKERS.length]));
       ends.push({seat, y: last, name, color});
     }
-    // The names at the right end of the lines, pushed apart so that none overlap.
+    // The names at the right end of the lines, pushed apart so that none overlap, then
+    // up from the bottom edge so that none falls off it (lines that all end at 0 would
+    // otherwise stack their names below the chart).
     ends.sort((a, b) => a.y - b.y);
+    const GAP = 13;
     let floor = -Infinity;
+    for (const end of ends) floor = end.at = Math.max(end.y + 4, floor + GAP);
+    let ceiling = H - 3 + GAP;
+    for (const end of [...ends].reverse()) ceiling = end.at = Math.min(end.at, ceiling - GAP);
     for (const end of ends) {
-      const y = Math.max(end.y + 4, floor + 13);
-      floor = y;
-      parts.push(svg("text", {x: W - R + 10, y, class: "end-name", fill: end.color},
+      parts.push(svg("text", {x: W - R + 10, y: end.at, class: "end-name", fill: end.color},
         `${MARKERS[end.seat % MARKERS.length]} ${end.name}`));
     }
     const legend = ends.map((e) => `${e.name}: ${MARKERS[e.seat % MARKERS.length]}`).join(", ");
