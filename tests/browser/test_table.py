@@ -24,6 +24,10 @@ def test_d_one_button_press_reaches_eight_phones_and_two_tables(browser, serve):
     assert live.server.hub.streams >= 10
 
     # Seat 5's own select button (its only choice: "Declare time"); it acts on release.
+    # Its screen is drawn after the phones' updates (by the painter): a press before
+    # the choice is on it would rightly do nothing, so wait until the player sees it.
+    seat = live.server.hardware[4]
+    wait_until(lambda: seat.mode == "rest" and seat.display.choices, "seat 5's choice")
     live.post("/sim/press", {"seat": 4, "button": "select", "down": True})
     time.sleep(0.06)  # past the 30 ms debounce, as a finger would be
     pressed = time.monotonic()
