@@ -1,13 +1,23 @@
 """A pod's three buttons on pin interrupts: debounced edges, then press, hold, release.
 
 Each button closes its pin to ground (pull-up, so 0 means pressed). The interrupt
-handler only notes the edge's time and level; the main loop turns the notes into events
-with the same rules as the Pi's wired buttons (companion/seats/buttons.py): an edge
-within ``bounce_ms`` of the last accepted edge is bounce, and when that window closes
-the pin is read again, so a tap shorter than the window still ends in a release. A hold
-is due ``hold_ms`` after an accepted press; because times come from the interrupts, a
-main loop held up (a slow screen, a busy USB port) still orders and times every edge
-right, and no press is missed.
+handler only notes the time and the level it reads; the main loop turns the notes into
+events by the Pi's rule for wired buttons (companion/seats/buttons.py): a change of level
+counts only once the new level has lasted ``bounce_ms`` without another edge, and it
+counts from its edge. A spike on a long lead (10 us to a few ms) is then never a press,
+and a bouncing contact gives one press when it settles.
+
+MicroPython runs a pin handler a little after its edge (it is scheduled, not run in the
+interrupt itself), so a spike may be over before its handler reads the pin, and a burst
+of edges can lose a handler call. The main loop therefore also reads each pin every
+round: a level the notes did not foresee is a new edge at that moment, as on the Pi
+when its timer finds the pin moved without an edge.
+
+A hold is due ``hold_ms`` after the press's edge, unless the button was released before
+that (a release still in doubt holds the hold back until it is decided). Events come
+out in the order of their edges, so an early press decided late still comes before a
+later hold. Because times come from the interrupts, a main loop held up (a slow screen,
+a busy USB port) still orders and times every edge right, and no press is missed.
 """
 PRESS, HOLD, RELEASE = 0, 1, 2
 MAX_EDGES = 64  # a wildly bouncing contact must not eat the heap
@@ -28,10 +38,10 @@ class Keys:
         self.edges = []  # (raw time, button, pressed), appended by the handlers
         self.overflow = 0
         count = len(pins)
-        self.down = [pin.value() == 0 for pin in pins]
-        self.last_edge = [None] * count
+        self.down = [pin.value() == 0 for pin in pins]  # the debounced level
+        self.pending = [None] * count  # (pressed, since): a level not yet stable
         self.hold_due = [None] * count
-        self.recheck = [None] * count
+        self.decided = []  # (time, button, kind) not handed out yet
         for index in range(count):
             pin = pins[index]
             # The pin's own constants: their values differ between ports (4 | 8 on rp2).
@@ -54,45 +64,64 @@ class Keys:
         self.bounce_ms = bounce_ms
 
     def events(self, now: int) -> list:
-        """The ``(button, kind)`` events that happened up to ``now``, in time order."""
-        out = []
+        """The ``(button, kind)`` events decided up to ``now``, in the order they happened."""
         # Swap first: a handler running meanwhile appends to the list we now hold.
         edges, self.edges = self.edges, []
         for raw, index, pressed in edges:
             when = self.clock.at(raw)
-            self._holds(when, out)
-            self._edge(index, when, pressed, out)
-        self._rechecks(now, out)
-        self._holds(now, out)
-        return out
+            self._settle(when)  # what was stable long enough before this edge
+            self.pending[index] = (pressed, when)
+        self._read_pins(now)
+        self._settle(now)
+        return self._hand_out()
 
-    def _edge(self, index: int, when: int, pressed: bool, out: list) -> None:
-        last = self.last_edge[index]
-        if last is not None and when - last < self.bounce_ms:
-            if self.recheck[index] is None:
-                self.recheck[index] = last + self.bounce_ms
-            return
-        self._accept(index, when, pressed, out)
-
-    def _rechecks(self, now: int, out: list) -> None:
+    def _read_pins(self, now: int) -> None:
+        """A pin not at the level its notes lead to changed unnoted: an edge now."""
         for index in range(len(self.pins)):
-            due = self.recheck[index]
-            if due is not None and now >= due:
-                self.recheck[index] = None
-                self._holds(due, out)
-                self._accept(index, due, self.pins[index].value() == 0, out)
+            pressed = self.pins[index].value() == 0
+            pending = self.pending[index]
+            expected = self.down[index] if pending is None else pending[0]
+            if pressed != expected:
+                self.pending[index] = (pressed, now)
 
-    def _accept(self, index: int, when: int, pressed: bool, out: list) -> None:
+    def _settle(self, until: int) -> None:
+        """Decide every level and hold that ``until`` makes certain."""
+        for index in range(len(self.pins)):
+            self._hold(index, until)  # before a release that comes after it
+            pending = self.pending[index]
+            if pending is not None and pending[1] + self.bounce_ms <= until:
+                self.pending[index] = None
+                self._change(index, pending[0], pending[1])
+                self._hold(index, until)  # a press decided late may be due its hold too
+
+    def _change(self, index: int, pressed: bool, when: int) -> None:
         if pressed == self.down[index]:
-            return
+            return  # a spike, or bounce that settled where it started
         self.down[index] = pressed
-        self.last_edge[index] = when
         self.hold_due[index] = when + self.hold_ms if pressed else None
-        out.append((index, PRESS if pressed else RELEASE))
+        self.decided.append((when, index, PRESS if pressed else RELEASE))
 
-    def _holds(self, when: int, out: list) -> None:
+    def _hold(self, index: int, until: int) -> None:
+        due = self.hold_due[index]
+        if due is None or due > until:
+            return
+        pending = self.pending[index]
+        if pending is not None and not pending[0] and pending[1] <= due:
+            return  # released before the hold was due, if that release proves stable
+        self.hold_due[index] = None
+        self.decided.append((due, index, HOLD))
+
+    def _hand_out(self) -> list:
+        """Decided events older than any change still in doubt, oldest first."""
+        doubt = None
         for index in range(len(self.pins)):
-            due = self.hold_due[index]
-            if due is not None and when >= due:
-                self.hold_due[index] = None
-                out.append((index, HOLD))
+            pending = self.pending[index]
+            if pending is not None and pending[0] != self.down[index]:
+                if doubt is None or pending[1] < doubt:
+                    doubt = pending[1]
+        ready, waiting = [], []
+        for event in self.decided:
+            (ready if doubt is None or event[0] < doubt else waiting).append(event)
+        self.decided = waiting
+        ready.sort(key=lambda event: event[0])  # stable: a button's own stay in order
+        return [(index, kind) for _, index, kind in ready]

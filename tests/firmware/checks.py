@@ -77,14 +77,18 @@ def links(spec):
 
 # -- the buttons ----------------------------------------------------------------------------
 class StepClock:
-    def __init__(self):
+    """A clock the checks move by hand: ``t`` in the handlers' units, ``per_ms`` of them
+    a millisecond (1000: microseconds, so a spike can be 10 us)."""
+
+    def __init__(self, per_ms=1):
         self.t = 0
+        self.per_ms = per_ms
 
     def raw(self):
         return self.t
 
     def at(self, raw):
-        return raw
+        return raw // self.per_ms
 
 
 def keys(spec):
@@ -103,6 +107,40 @@ def keys(spec):
         for button, kind in buttons.events(now):
             events.append([now, button, kind])
     return events
+
+
+#: What a timeline step does to its pin: move it (the handler runs at once, or not now),
+#: or run the handler late, as MicroPython's scheduler may.
+PIN_STEPS = {"low": (0, True), "high": (1, True), "low-quiet": (0, False),
+             "high-quiet": (1, False)}
+
+
+def glitches(spec):
+    """Each of ``spec["timelines"]`` on fresh pins: ``start`` (three levels), ``steps``
+    ([us, button, step], step a PIN_STEPS key or "irq"), the loop polling every
+    ``poll_ms`` until ``until_ms``. Returns each timeline's [ms, button, kind] events."""
+    out = []
+    for timeline in spec["timelines"]:
+        clock = StepClock(1000)
+        pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in (10, 11, 12)]
+        for pin, level in zip(pins, timeline["start"]):
+            pin.drive(level)  # before Keys: no handler yet
+        buttons = Keys(pins, clock, spec["hold_ms"], spec["bounce_ms"])
+        steps = sorted(timeline["steps"])
+        events = []
+        for now in range(0, timeline["until_ms"] + 1, timeline["poll_ms"]):
+            while steps and steps[0][0] <= now * 1000:
+                clock.t, button, step = steps.pop(0)
+                if step == "irq":
+                    pins[button].interrupt()
+                else:
+                    level, irq = PIN_STEPS[step]
+                    pins[button].drive(level, irq)
+            clock.t = now * 1000
+            for button, kind in buttons.events(now):
+                events.append([now, button, kind])
+        out.append(events)
+    return out
 
 
 # -- the whole pod, replaying what the Pi sent (MicroPython: it needs framebuf) -----------
@@ -251,6 +289,8 @@ def main(spec):
         out["links"] = links(spec["links"])
     if "keys" in spec:
         out["keys"] = keys(spec["keys"])
+    if "glitches" in spec:
+        out["glitches"] = glitches(spec["glitches"])
     if "replay" in spec:
         out["replay"] = replay(spec["replay"])
     if "hardware" in spec:

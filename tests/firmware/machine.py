@@ -32,14 +32,23 @@ class Pin:
         self.handler = handler
         self.trigger = trigger
 
-    def drive(self, level):
-        """The outside world moves an input pin; its interrupt fires on a real edge."""
+    def drive(self, level, irq=True):
+        """The outside world moves an input pin; its interrupt fires on a real edge.
+
+        ``irq=False``: the handler does not run now (MicroPython schedules it; it may run
+        later, see ``interrupt()``, or be lost when a burst fills the scheduler's queue).
+        """
         level = 1 if level else 0
         if level == self.level:
             return
         self.level = level
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
-        if self.handler is not None and self.trigger & edge:
+        if irq and self.trigger & edge:
+            self.interrupt()
+
+    def interrupt(self):
+        """Run the pin's handler now, as MicroPython's scheduler does after an edge."""
+        if self.handler is not None:
             self.handler(self)
 
 

@@ -27,11 +27,12 @@ from .fakepod import UID_HEX, FakePod, ListPort
 
 VECTORS = json.loads((Path(__file__).with_name("vectors.json")).read_text())
 LINKS = {"seeds": [1, 7, 42], "count": 24, "faulty": 80}
-KEYS = {"hold_ms": 600, "bounce_ms": 30, "until": 4000, "edges": [
+KEYS = {"hold_ms": 600, "bounce_ms": 30, "until": 5000, "edges": [
     [100, 1, 0], [103, 1, 1], [105, 1, 0], [400, 1, 1],  # select: bounces, then a tap
-    [1000, 2, 0], [1010, 2, 1],  # next: a tap shorter than the debounce window
+    [1000, 2, 0], [1010, 2, 1],  # next: down shorter than the debounce time
     [2000, 1, 0], [2900, 1, 1],  # select: held
     [3000, 0, 0], [3100, 2, 0], [3200, 0, 1], [3300, 2, 1],  # two buttons overlapping
+    [3500, 0, 0], [4090, 2, 0], [4200, 2, 1], [4500, 0, 1],  # next's press before the hold
 ]}
 TICK = 10  # ms per round of the recorded session
 CUT = range(150, 550)  # rounds with the cable pulled
@@ -216,11 +217,15 @@ def test_the_link_gets_through_the_same_faults_alike(on_micropython, on_cpython)
 
 def test_buttons_debounce_and_hold_alike(on_micropython, on_cpython):
     press, hold, release = 0, 1, 2
+    # Each change is told once its level has lasted 30 ms, and counts from its last edge
+    # (the first press from 105); a hold is due 600 ms after its press's edge.
     assert on_micropython["keys"] == on_cpython["keys"] == [
-        [100, 1, press], [400, 1, release],  # the bounces at 103 and 105 are ignored
-        [1000, 2, press], [1030, 2, release],  # the early release is found at 1030
-        [2000, 1, press], [2600, 1, hold], [2900, 1, release],
-        [3000, 0, press], [3100, 2, press], [3200, 0, release], [3300, 2, release]]
+        [135, 1, press], [430, 1, release],  # the bounces at 103 and 105: one press
+        # next, down 10 ms at 1000: shorter than the debounce time, so no press
+        [2030, 1, press], [2600, 1, hold], [2930, 1, release],
+        [3030, 0, press], [3130, 2, press], [3230, 0, release], [3330, 2, release],
+        # next pressed at 4090 is told at 4120, with previous's hold due at 4100 after it
+        [3530, 0, press], [4120, 2, press], [4120, 0, hold], [4230, 2, release], [4530, 0, release]]
 
 
 # -- the whole pod -------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def test_a_welcome_ack_drops_what_the_table_already_has(pod):
     pod.drive("select", False, 50)
     pod.step(50)
     welcome(pod, 60, ack=0)  # the table took seq 0 (the press) on an earlier link
-    pod.step(70)
+    pod.step(80)  # the release, stable for 30 ms since 50
     events = [(m["kind"], m["seq"]) for m in sent(pod) if m["type"] == "BUTTON"]
     assert events == [("release", 1)]
 
@@ -82,6 +82,7 @@ def test_a_full_queue_drops_whole_presses_never_half_of_one(pod):
         pod.drive("next", True, n * 100)
         pod.drive("next", False, n * 100 + 50)
         pod.step(n * 100 + 60)
+    pod.step(limit * 100)  # the last release, stable since 30 ms after it
     kinds = [payload[1] for _, _, payload in pod.pod.link.queue]
     # A press needs room for itself, its hold and its release: 31 taps fit in 64 slots
     # (62 events), the other 33 are dropped whole, press and release alike.
