@@ -330,3 +330,15 @@ def test_the_pod_tools_install_from_the_clone():
     pods = (ROOT / "docs" / "pods.md").read_text()
     assert "'mutiny-table[pod]'" not in pods  # not published on a package index
     assert "pip install '.[pod]'" in pods
+
+
+def test_every_doctor_option_the_guide_names_exists(capsys):
+    from companion.cli import main
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    known = set(re.findall(r"--[a-z][a-z-]*", capsys.readouterr().out))
+    named = set()
+    for command in re.findall(r"mutiny doctor[^`\n|]*", GUIDE):
+        named |= set(re.findall(r"--[a-z][a-z-]*", command))
+    assert "--seat" in named  # the bring-up checks one seat at a time
+    assert named <= known, f"not options of mutiny doctor: {sorted(named - known)}"
