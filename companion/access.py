@@ -33,6 +33,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.damage import StoredFile, read_counter
 from companion.errors import MutinyError
 
 log = logging.getLogger(__name__)
@@ -102,18 +103,17 @@ class SeatAccess:
         self.path = path
         self._clock = clock
         self._lock = threading.Lock()
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = sqlite3.connect(str(path), check_same_thread=False,
-                                       isolation_level=None)
-            self._open(seats, in_memory=str(path) == ":memory:")
-        except sqlite3.DatabaseError as exc:
-            if getattr(self, "_db", None) is not None:
-                self._db.close()
-            raise self._damaged(exc) from exc
+        # Checked before opening, like the journal (companion.damage): what the commit
+        # note counts is the file's starts (its boot count, flushed before it is noted).
+        stored = StoredFile(
+            Path(path), "the seat access file", "every phone must join again by its"
+            " seat's code (it holds no play: join links, phones, names, the cookie key)",
+            counted="starts", count=read_counter("counters", "boot"))
+        stored.open(lambda db: self._open(seats, stored.in_memory, db))
+        stored.note(self.boot)
 
-    def _open(self, seats: int, in_memory: bool) -> None:
+    def _open(self, seats: int, in_memory: bool, db: sqlite3.Connection) -> None:
+        self._db = db
         self._db.executescript(SCHEMA)
         for seat in range(seats):
             self._db.execute("INSERT OR IGNORE INTO seats (seat, token, generation)"
@@ -130,16 +130,6 @@ class SeatAccess:
         self._taken: dict[str, tuple[int, float]] = {
             phone: (seat, at) for phone, seat, at in
             self._db.execute("SELECT id, seat, at FROM taken_over")}
-
-    def _damaged(self, exc: Exception) -> MutinyError:
-        from companion.engine.journal import keep_aside
-        path = Path(self.path)
-        folder = keep_aside(path, f"{path}: SQLite cannot read it ({exc})")
-        return MutinyError(
-            f"the seat access file {path} is damaged (SQLite cannot read it: {exc}); it is"
-            f" kept, as found, in {folder}. It holds no play, only join links, phones and"
-            f" seat names: delete {path.name} and start again (a new one is made, and"
-            f" every phone must join again by its seat's code).")
 
     def _count_boot(self) -> int:
         self._db.execute("INSERT INTO counters (name, value) VALUES ('boot', 1)"

@@ -9,27 +9,26 @@ Damage is never silent. SQLite recovers a WAL up to its last frame with a good c
 and drops the rest without a word, which is right after a crash (only the transaction
 being written is lost, and it was never acknowledged) and wrong after damage (a WAL cut
 or bit-flipped further back loses committed actions). So after every commit the journal
-notes how many rows it holds in a small side file, ``<journal>.commits``, with a plain
-``write`` and no ``fsync``: it costs no disk flush, survives a killed process, and after
-a power cut it can only lag behind the journal (it is written after the commit's own
-flush), never run ahead. At open, a journal holding fewer rows than that note, or one
-SQLite cannot read, is refused with what was found and what to do, and its files are
-first copied aside under a dated name (:func:`keep_aside`), before anything could
-checkpoint or delete its WAL. See docs/security.md, "Damage".
+notes how many rows it holds in a small side file, ``<journal>.commits``, and each entry
+carries a checksum of its own text (SQLite keeps none of a row's). At open the journal
+is checked before anything else touches it (:mod:`companion.damage`, shared with the
+table's other files): a journal holding fewer rows than its note, one SQLite cannot read
+or that fails SQLite's own check, or an entry whose text no longer matches its checksum
+is refused with what was found and what to do, and its files are moved aside, as found.
+See docs/security.md, "Damage".
 """
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import shutil
 import sqlite3
-import struct
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.damage import SIDE_FILES, CommitNote, StoredFile, count_rows, keep_aside
+from companion.damage import wal_damage, wal_in_use  # noqa: F401 (read through the journal)
 from companion.engine.chance import Clock
 from companion.engine.match import Entry, Match, canonical
 from companion.engine.rules import Game
@@ -53,6 +52,7 @@ CREATE TABLE IF NOT EXISTS entries (
     actor    TEXT NOT NULL,
     action   TEXT NOT NULL,
     at       REAL NOT NULL,
+    crc      INTEGER,
     PRIMARY KEY (match_id, seq)
 );
 CREATE TABLE IF NOT EXISTS finished (
@@ -69,106 +69,38 @@ TABLES = ("matches", "entries", "finished")
 #: hundred actions, and 30 ms to lay out at each open). At 256 (1 MB) a checkpoint
 #: comes every hundred actions or so and costs a quarter as much.
 WAL_PAGES = 256
-#: The side files SQLite and the journal keep beside a database file.
-SIDE_FILES = ("-wal", "-shm", "-journal", ".commits")
+#: What the commit note counts: every row of :data:`TABLES`.
+_count_rows = count_rows(*TABLES)
+__all__ = ["Journal", "SIDE_FILES", "entry_crc", "keep_aside", "wal_damage", "wal_in_use"]
 
 
-def keep_aside(path: Path, why: str) -> Path:
-    """Copy ``path`` and its side files into a folder named after the damaged file's
-    last change (UTC), beside it, and return that folder. Nothing is ever overwritten:
-    the same damage found at the next start is already kept there, and other damage
-    gets a folder of its own."""
-    present = [p for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)) if p.exists()]
-    # (-shm is left out: it is SQLite's index of the WAL, rewritten by any reader)
-    changed = max((p.stat().st_mtime for p in present if not p.name.endswith("-shm")),
-                  default=time.time())
-    stamp = datetime.datetime.fromtimestamp(changed, datetime.timezone.utc)
-    folder = path.with_name(f"{path.name}.damaged-{stamp:%Y%m%d-%H%M%S}")
+def entry_crc(match_id: bytes, seq: int, actor: bytes, action: bytes) -> int:
+    """The checksum kept with each entry: a CRC-32 of its text as stored (UTF-8), which
+    finds any one byte changed, in its action or in the checksum itself."""
+    return zlib.crc32(b"\x1f".join((match_id, str(seq).encode(), actor, action)))
+
+
+def _entries_unchanged(db: sqlite3.Connection) -> str | None:
+    """The first entry whose text no longer matches its checksum, said, or None. Entries
+    written before journals kept checksums (``crc`` NULL) are not checked here; their
+    JSON and their replay still are when they are loaded."""
+    if "crc" not in {r[1] for r in db.execute("PRAGMA table_info(entries)")}:
+        return None  # a journal from before the checksums: the column comes at open
+    db.text_factory = bytes  # (a changed byte may no longer be UTF-8)
     try:
-        folder.mkdir()
-    except FileExistsError:
-        return folder  # kept at an earlier start already, untouched since
-    for file in present:
-        shutil.copy2(file, folder / file.name)
-    (folder / "WHY.txt").write_text(why + "\n")
-    return folder
-
-
-def _wal_checksum(data: bytes, big_endian: bool, seed: tuple[int, int]) -> tuple[int, int]:
-    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes), continued from
-    ``seed`` (https://www.sqlite.org/fileformat.html#checksum_algorithm)."""
-    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
-    s0, s1 = seed
-    for i in range(0, len(words), 2):
-        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
-        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
-    return s0, s1
-
-
-def wal_damage(wal: Path) -> str | None:
-    """What is wrong with a WAL file, read by its own checksums, or None.
-
-    SQLite replays a WAL up to the first frame whose checksum fails and drops the rest.
-    After a crash that is the one transaction being written. If instead frames past the
-    failing one still chain on from it (each checks out against the checksum stored in
-    the frame before) and hold two or more commits, whole transactions written and
-    flushed after it would be dropped: that is damage, not a crash. (Used when the
-    journal has no commit note; reading a large WAL in Python takes a while.)"""
-    try:
-        data = wal.read_bytes()
-    except OSError:
-        return None
-    if len(data) < 32:
-        return None
-    magic, _version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
-    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
-        return None
-    big = magic & 1 == 1
-    if _wal_checksum(data[:24], big, (0, 0)) != (c0, c1):
-        return None  # a header SQLite would ignore as well: nothing to reason from
-    seed, size, broken, commits_after = (c0, c1), 24 + page_size, None, 0
-    for number, at in enumerate(range(32, len(data) - size + 1, size), start=1):
-        _page, commit, s1, s2, k0, k1 = struct.unpack(">6I", data[at:at + 24])
-        if (s1, s2) != (salt1, salt2):
-            break  # a frame of an earlier pass over the file: the end of this one
-        body = data[at:at + 8] + data[at + 24:at + size]
-        if _wal_checksum(body, big, seed) == (k0, k1):
-            commits_after += broken is not None and commit != 0
-        elif broken is None:
-            broken = number
-        seed = (k0, k1)  # past a break, each frame must chain on from the one before
-    if broken is not None and commits_after >= 2:
-        return (f"frame {broken} of its WAL fails its checksum and {commits_after} committed"
-                f" transactions follow it")
+        for match_id, seq, actor, action, crc in db.execute(
+                "SELECT match_id, seq, actor, action, crc FROM entries"
+                " WHERE crc IS NOT NULL"):
+            texts = (match_id, actor, action)
+            if (type(seq) is not int or not all(isinstance(t, bytes) for t in texts)
+                    or entry_crc(match_id, seq, actor, action) != crc):
+                name = (match_id.decode(errors="replace") if isinstance(match_id, bytes)
+                        else match_id)
+                return (f"entry {seq} of match {name} no longer matches the checksum"
+                        f" written with it: a byte of it changed on disk")
+    finally:
+        db.text_factory = str
     return None
-
-
-def wal_in_use(wal: Path) -> int:
-    """How many bytes at the front of a WAL file its current pass fills: the header
-    and the frames written since SQLite last started the file again (0 without a valid
-    header). A laid-out WAL (:meth:`Journal._lay_out_wal`) is longer: past this end lie
-    frames of an earlier pass, which SQLite ignores (their salts are not the header's)."""
-    try:
-        data = wal.read_bytes()
-    except OSError:
-        return 0
-    if len(data) < 32:
-        return 0
-    magic, _version, page_size, _seq, salt1, salt2 = struct.unpack(">6I", data[:24])
-    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
-        return 0
-    size, end = 24 + page_size, 32
-    for at in range(32, len(data) - size + 1, size):
-        if struct.unpack(">2I", data[at + 8:at + 16]) != (salt1, salt2):
-            break
-        end = at + size
-    return end
-
-
-def _count_rows(db: sqlite3.Connection) -> int:
-    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    return sum(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-               for t in TABLES if t in names)
 
 
 class Journal:
@@ -183,82 +115,26 @@ class Journal:
         self.path = Path(path)
         self._wal_pages = wal_pages
         self._lock = threading.Lock()
-        self._note: int | None = None  # the commit note's file descriptor
+        self._note: CommitNote | None = None
         self._rows = 0
         self._sidekick = Sidekick("journal-sidekick")
-        in_memory = str(path) == ":memory:"  # an in-memory journal, for tests
-        if not in_memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._check_before_open()
-        try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False,
-                                       isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            self._add_rules_column()
-            if not in_memory:
-                self._rows = _count_rows(self._db)
-                self._lay_out_wal()
-        except sqlite3.DatabaseError as exc:
-            if getattr(self, "_db", None) is not None:
-                self._db.close()
-            raise JournalError(
-                f"cannot open the journal {self.path}: {exc}. If the file is damaged,"
-                f" move it aside (the companion starts a new one) and keep it for"
-                f" `sqlite3 {self.path.name} .recover`.") from exc
-        if not in_memory:
-            self._note = os.open(self._note_path, os.O_RDWR | os.O_CREAT, 0o600)
-            self._write_note()
+        self._file = StoredFile(
+            self.path, "the journal", "a new journal, the match being played not resumed",
+            count=_count_rows, also=_entries_unchanged, wal_checksums=True,
+            error=JournalError)
+        self._db = self._file.open(self._set_up)
+        self._note = self._file.note(self._rows, keep=True)
         self._closed = False
 
-    # -- damage -------------------------------------------------------------------------
-    @property
-    def _note_path(self) -> Path:
-        return Path(f"{self.path}.commits")
-
-    def _check_before_open(self) -> None:
-        """Refuse a journal that does not hold every committed row, or that SQLite
-        cannot read, keeping its files aside first. Reads through a read-only
-        connection: unlike a writer's, its close never checkpoints or deletes the WAL,
-        so the evidence is copied as it was found."""
-        if not self.path.exists():
-            return  # a new journal (or one moved aside): the old note means nothing
-        try:
-            noted = int(self._note_path.read_text().strip() or 0)
-        except (OSError, ValueError):
-            noted = None  # a journal from before the note, or a torn note
-        broken = wal_damage(Path(f"{self.path}-wal")) if noted is None else None
-        if broken is not None:
-            self._refuse(broken)
-        try:
-            probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            try:
-                rows = _count_rows(probe)
-            finally:
-                probe.close()
-        except sqlite3.DatabaseError as exc:
-            found = f"SQLite cannot read it ({exc})"
-        else:
-            if noted is None or rows >= noted:
-                return
-            found = (f"it holds {rows} rows where {noted} were committed: the WAL or the"
-                     f" database file beside it was cut or damaged after they were"
-                     f" written, and SQLite would drop the rest without a word")
-        self._refuse(found)
-
-    def _refuse(self, found: str) -> None:
-        folder = keep_aside(self.path, f"{self.path}: {found}")
-        raise JournalError(
-            f"the journal {self.path} does not replay to its last committed action:"
-            f" {found}. Its files, as found, are kept in {folder}. To play on, move it"
-            f" aside ({self.path.name} and its -wal, -shm and .commits files; the companion"
-            f" then starts a new journal); `sqlite3 {self.path.name} .recover` in {folder}"
-            f" gets back what can be read.")
-
-    def _write_note(self) -> None:
-        # One write of a fixed width, no fsync: see the module docstring.
-        os.pwrite(self._note, f"{self._rows:020d}\n".encode(), 0)
+    def _set_up(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA)
+        self._add_columns()
+        if not self._file.in_memory:  # (an in-memory journal, for tests)
+            self._rows = _count_rows(db)
+            self._lay_out_wal()
 
     def _lay_out_wal(self) -> None:
         """Write the WAL out to its full size once, at open, so that no commit grows it.
@@ -286,13 +162,16 @@ class Journal:
         self._db.execute("PRAGMA wal_checkpoint(RESTART)")
         self._db.execute("PRAGMA shrink_memory")  # the filler's pages out of the cache
 
-    def _add_rules_column(self) -> None:
+    def _add_columns(self) -> None:
         """Journals written before games had rules versions: every match in them was
-        recorded under version 1 of its game's rules."""
+        recorded under version 1 of its game's rules. Journals written before entries
+        had checksums: their entries keep none (``crc`` NULL), later ones have one."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
         if "rules" not in columns:
             self._db.execute(
                 "ALTER TABLE matches ADD COLUMN rules INTEGER NOT NULL DEFAULT 1")
+        if "crc" not in {row[1] for row in self._db.execute("PRAGMA table_info(entries)")}:
+            self._db.execute("ALTER TABLE entries ADD COLUMN crc INTEGER")
 
     # -- writing ----------------------------------------------------------------------
     def begin(self, match: Match, entries: list[Entry] = ()) -> None:
@@ -320,9 +199,13 @@ class Journal:
     @staticmethod
     def _entry_rows(match_id: str, entries: list[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
         now = time.time()
-        return ("INSERT INTO entries (match_id, seq, actor, action, at) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, e.seq, json.dumps(e.actor), canonical(e.action), now)
-                 for e in entries])
+        rows = []
+        for e in entries:
+            actor, action = json.dumps(e.actor), canonical(e.action)
+            rows.append((match_id, e.seq, actor, action, now,
+                         entry_crc(match_id.encode(), e.seq, actor.encode(), action.encode())))
+        return ("INSERT INTO entries (match_id, seq, actor, action, at, crc)"
+                " VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     def finish(self, match_id: str) -> None:
         """Mark a match as over, so a restart does not offer to resume it."""
@@ -352,7 +235,7 @@ class Journal:
                 raise JournalError(f"could not write the journal: {exc}") from exc
             self._rows += added
             if self._note is not None:
-                self._write_note()
+                self._note.write(self._rows)
         if failed:
             raise failed[0]  # the entries are on disk: the work alongside failed, not them
 
@@ -408,8 +291,16 @@ class Journal:
 
     def entries(self, match_id: str) -> list[Entry]:
         rows = self._query(
-            "SELECT seq, actor, action FROM entries WHERE match_id = ? ORDER BY seq",
+            "SELECT seq, actor, action, crc FROM entries WHERE match_id = ? ORDER BY seq",
             (match_id,))
+        for seq, actor, action, crc in rows:
+            if crc is not None and not (
+                    isinstance(actor, str) and isinstance(action, str) and type(seq) is int
+                    and entry_crc(match_id.encode(), seq, actor.encode(),
+                                  action.encode()) == crc):
+                raise self._damaged(f"entry {seq} of match {match_id} no longer matches"
+                                    f" the checksum written with it")
+        rows = [row[:3] for row in rows]
         try:
             entries = [Entry(seq, json.loads(actor), json.loads(action))
                        for seq, actor, action in rows]
@@ -480,7 +371,7 @@ class Journal:
                 self._sidekick.close()
                 self._db.close()
                 if self._note is not None:
-                    os.close(self._note)
+                    self._note.close()
                     self._note = None
 
     @property

@@ -7,7 +7,10 @@ player name across every game, and each game's own score where the game keeps on
 game with no score label, such as a vote, counts wins only).
 
 It lives in a small SQLite file beside the journal (``night.sqlite3``), so a restart
-keeps it. The host starts a new night from the host page, and a night with nothing
+keeps it. The file is checked at open as the journal is (:mod:`companion.damage`): a
+night file that SQLite cannot read, or that holds fewer rows than its commit note
+(``night.sqlite3.commits``) says were committed (its WAL lost, the file cut), is
+refused and moved aside, never started again from nothing without a word. The host starts a new night from the host page, and a night with nothing
 played for :data:`NIGHT_GAP` seconds is over: the next match (or the next start) begins
 a new one, so next week's group does not find last week's standings; the night is exported as JSON
 and CSV (docs/table.md, "Game night"). Everything here is public: a match's result is
@@ -23,8 +26,11 @@ import logging
 import sqlite3
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable
+
+from companion.damage import StoredFile, count_rows
 
 log = logging.getLogger(__name__)
 
@@ -65,22 +71,30 @@ class Night:
     the power to go before that, :meth:`missing` finds it in the journal again)."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
+        """Raises :class:`~companion.damage.DamagedFile` for a damaged file (moved aside)."""
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        if str(path) != ":memory:":
-            # A commit in WAL mode is one flush to disk; the default rollback journal
-            # took four (a match's end waited for them, tens of ms each on an SD card).
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
+        stored = StoredFile(Path(path), "the night's standings",
+                            "tonight's standings start again (the journal keeps every match)",
+                            count=_count_rows)
+        self._db = stored.open(self._set_up)
+        self._rows = _count_rows(self._db)
+        self._note = stored.note(self._rows, keep=True)
         self._payload: dict[str, Any] | None = None  # rebuilt after each change
         self._unsaved: list[tuple[Any, ...]] = []  # rows recorded, not yet in the file
         self._night, self._started, self._tonight = self._load()
         if self._night is None or self._is_over():
             self.new_night()
+
+    def _set_up(self, db: sqlite3.Connection) -> None:
+        if str(self.path) != ":memory:":
+            # A commit in WAL mode is one flush to disk; the default rollback journal
+            # took four (a match's end waited for them, tens of ms each on an SD card).
+            # FULL: the flush comes before the commit note, never after.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA)
 
     @classmethod
     def beside(cls, journal_path: str | Path) -> "Night":
@@ -112,6 +126,7 @@ class Night:
             self.save()  # last night's matches still waiting belong to last night
             started = self._clock()
             cursor = self._db.execute("INSERT INTO nights (started) VALUES (?)", (started,))
+            self._counted(1)
             self._night, self._started, self._tonight = cursor.lastrowid, started, []
             self._payload = None
 
@@ -161,14 +176,22 @@ class Night:
             try:
                 with self._db:  # one transaction (a commit, one flush to disk)
                     self._db.execute("BEGIN")
-                    self._db.executemany(
+                    added = self._db.executemany(
                         "INSERT OR IGNORE INTO matches (id, night, game, title, names,"
                         " winners, scores, score_label, reason, ended)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._unsaved)
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._unsaved).rowcount
             except sqlite3.Error as exc:
                 log.error("the night's file %s: %s (kept, tried again)", self.path, exc)
                 return
             self._unsaved = []
+            self._counted(added)
+
+    def _counted(self, added: int) -> None:
+        """``added`` rows were committed: the commit note says so (after the commit's
+        flush, so after a power cut it can only lag behind the file)."""
+        self._rows += added
+        if self._note is not None:
+            self._note.write(self._rows)
 
     def missing(self, finished: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """Of ``finished`` (match id, when it ended: the journal's
@@ -239,10 +262,10 @@ class Night:
             ended = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(match["ended"]))
             for seat, name in enumerate(match["players"]):
                 score = match["scores"][seat] if seat < len(match["scores"]) else ""
-                writer.writerow([match["number"], ended, match["title"], _cell(name),
+                writer.writerow([match["number"], ended, match["title"], csv_cell(name),
                                  seat + 1, "yes" if name in match["winners"] else "no",
                                  score if match["score_label"] else "",
-                                 match["score_label"], _cell(match["reason"])])
+                                 match["score_label"], csv_cell(match["reason"])])
         return out.getvalue()
 
     def close(self) -> None:
@@ -252,6 +275,13 @@ class Night:
                 self.save()
                 self._db.close()
                 self._db = None
+            if self._note is not None:
+                self._note.close()
+                self._note = None
+
+
+#: What the commit note counts: every row (nights and matches are only ever added).
+_count_rows = count_rows("nights", "matches")
 
 
 def _match_entry(number: int, row: tuple[Any, ...]) -> dict[str, Any]:
@@ -265,7 +295,9 @@ def _match_entry(number: int, row: tuple[Any, ...]) -> dict[str, Any]:
             "ended": ended}
 
 
-def _cell(text: str) -> str:
+def csv_cell(text: str) -> str:
     """A seat name as a CSV cell a spreadsheet will not run as a formula (OWASP CSV
-    injection: a name is typed by a player)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    injection: a name is typed by a player). The first character is judged by its
+    compatibility form, since some spreadsheets read a full-width "＝" as "="."""
+    first = unicodedata.normalize("NFKC", text[:1])[:1]
+    return "'" + text if first in ("=", "+", "-", "@", "\t", "\r") else text

@@ -4,6 +4,15 @@ SQLite file beside the journal (``table.sqlite3``), so a restart keeps both.
 Nothing here is part of a match (the journal holds those): losing the last second of a
 note costs a second on a timer, so the file is written without waiting for the disk
 (``synchronous=NORMAL``), unlike the journal.
+
+Damage is still said (:mod:`companion.damage`): the file is checked at open like the
+journal. Its rows change in place, so what its commit note counts is the file's starts:
+each open raises a counter in a transaction flushed to disk, then notes it. A file cut,
+or its WAL lost, back past the last start is refused and moved aside; what was written
+since the last start is not watched (a power cut may take it anyway, by design).
+
+The notes also carry what damage earlier starts found and moved aside
+(:attr:`TableNotes.damage`), for the log and the host page.
 """
 from __future__ import annotations
 
@@ -13,6 +22,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.damage import StoredFile, log_kept_damage, read_counter
+
 #: The file's name, in the journal's folder.
 FILE_NAME = "table.sqlite3"
 
@@ -20,20 +31,37 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS timer (match TEXT PRIMARY KEY, key TEXT NOT NULL,
                                   left REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
+#: What the commit note counts: the file's starts.
+_count_starts = read_counter("counters", "starts")
 
 
 class TableNotes:
     """The host's table settings and what is left of the step timer. Thread-safe."""
 
     def __init__(self, path: str | Path):
+        """Raises :class:`~companion.damage.DamagedFile` for a damaged file (moved aside)."""
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        if str(path) != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        stored = StoredFile(Path(path), "the table's notes",
+                            "the host's switches and the step timer start from their defaults",
+                            counted="starts", count=_count_starts)
+        #: Damage earlier starts moved aside beside this file (:func:`kept_damage`).
+        self.damage = [] if stored.in_memory else log_kept_damage(Path(path).parent)
+        self._db = stored.open(self._set_up)
+        stored.note(_count_starts(self._db))
+
+    def _set_up(self, db: sqlite3.Connection) -> None:
+        if str(self.path) != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(SCHEMA)
+        # This start, counted in a commit flushed to disk (and all before it with it),
+        # then noted: after a power cut the note can only lag behind the file.
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("INSERT INTO counters VALUES ('starts', 1) ON CONFLICT (name)"
+                   " DO UPDATE SET value = value + 1")
+        db.execute("PRAGMA synchronous=NORMAL")
 
     @classmethod
     def beside(cls, journal_path: str | Path) -> "TableNotes":

@@ -146,13 +146,16 @@ class Payloads:
                 seat_count: int, names: list[str], claimed: set[int],
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
                 night: dict[str, Any] | None = None,
-                timer: dict[str, Any] | None = None, nudges: Nudges | None = None) -> None:
+                timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
+                damage: list[dict[str, str]] | None = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
         changed. ``pods`` reports the seat pods for the host page; ``night`` is the
         night's standings (:mod:`companion.table.night`), public; ``timer`` the step
         timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
-        (:mod:`companion.table.nudges`) each page's nudge count and switch."""
+        (:mod:`companion.table.nudges`) each page's nudge count and switch; ``damage``
+        the damaged files earlier starts moved aside (:func:`companion.damage.kept_damage`),
+        for the host page only."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
@@ -177,6 +180,7 @@ class Payloads:
                           pods() if pods else [])
         if nudges is not None:
             host["host"]["nudges"] = dict(nudges.switches)
+        host["host"]["damage"] = list(damage or [])
         self._store(HOST, host)
 
     def _board(self, match: Match | None, views: Views) -> list[dict[str, Any]]:

@@ -426,7 +426,8 @@ class Table:
         self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
                                names=self.access.names(), claimed=self._claimed,
                                pods=self.pod_report, night=self.night.payload(),
-                               timer=self.timekeeper.shown(), nudges=self.nudges)
+                               timer=self.timekeeper.shown(), nudges=self.nudges,
+                               damage=self.notes.damage)
 
     def _paint(self) -> None:
         """Hand the built displays to the seats, the seat that acted first. Callers

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import HOST, ActionRejected, Journal, Match
-from companion.engine.journal import WAL_PAGES, wal_in_use
+from companion.engine.journal import WAL_PAGES, entry_crc, wal_in_use
 from companion.errors import JournalError
 from tests.engine.toy import GAME
 
@@ -183,15 +183,20 @@ def test_replay_does_not_run_the_generator(journal):
 def test_a_damaged_file_is_refused_with_what_to_do(tmp_path):
     path = tmp_path / "j.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(JournalError, match="move it aside"):
+    with pytest.raises(JournalError, match="moved aside"):
         Journal(path)
+    assert not path.exists()  # moved, as found, into the folder the message names
+    kept = list(tmp_path.glob("j.sqlite3.damaged-*"))
+    assert (kept[0] / "j.sqlite3").read_bytes() == b"this is not a database" * 100
 
 
 def test_a_journal_that_does_not_replay_is_refused(journal):
     match = Match.create(GAME, 2, seed=5, journal=journal)
     match.apply(0, {"type": "vote", "seat": 1})
-    journal._db.execute("UPDATE entries SET action = '{\"type\":\"vote\",\"seat\":0}'"
-                        " WHERE match_id = ? AND seq = 2", (match.id,))
+    action = '{"type":"vote","seat":0}'  # (its checksum with it: the rules refuse it)
+    crc = entry_crc(match.id.encode(), 2, b"0", action.encode())
+    journal._db.execute("UPDATE entries SET action = ?, crc = ? WHERE match_id = ? AND seq = 2",
+                        (action, crc, match.id))
     with pytest.raises(JournalError, match="does not replay"):
         journal.load(match.id, games)
 

@@ -1,12 +1,14 @@
-"""Journal damage is never silent (issue 18, finding 6).
+"""Journal damage is never silent (issue 18, finding 6; issue 26).
 
 A journal is played, its process "dies" (the files are copied as they are on disk while
 the journal is still open, as a pulled plug leaves them), then the copy is damaged in
 each way the issue found: the WAL truncated, a bit flipped in it, the WAL cut in half,
 the database file truncated beside it, and a damaged ``access.sqlite3``. Each must be
-refused with what was found and what to do, and the damaged files kept aside, as they
-were, under a dated name. An undamaged copy opens as it was (the note adds no false
-alarm), and so does a journal whose note lags behind (a power cut).
+refused with one message saying what was found and what to do, and the damaged files
+moved aside, as they were, into a dated folder (:func:`refused_and_moved`, which the
+other files' tests in ``test_file_damage.py`` use too). An undamaged copy opens as it
+was (the note adds no false alarm), and so does a journal whose note lags behind (a
+power cut).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import os
 import random
 import shutil
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -70,31 +73,40 @@ def wal(path: Path) -> Path:
     return Path(f"{path}-wal")
 
 
-def snapshot(path: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in path.parent.iterdir() if p.is_file()}
+def files_of(path: Path) -> dict[str, bytes]:
+    """The file and its side files as they are now (SQLite's -shm left out: it is an
+    index of the WAL, rebuilt from it by any reader, no evidence)."""
+    return {p.name: p.read_bytes() for p in path.parent.iterdir()
+            if p.is_file() and p.name.startswith(path.name) and not p.name.endswith("-shm")}
 
 
-def refused_and_kept(path: Path) -> str:
-    """Open the damaged journal: it must be refused, and every file it had, as it was,
-    must be in a dated folder beside it. Returns the message."""
-    before = snapshot(path)
-    with pytest.raises(JournalError) as refused:
-        Journal(path)
+def kept_folders(path: Path) -> list[Path]:
+    return sorted(p for p in path.parent.iterdir() if p.name.startswith(f"{path.name}.damaged-"))
+
+
+def refused_and_moved(path: Path, open_it: Callable[[Path], Any] = Journal,
+                      error: type[Exception] = JournalError) -> str:
+    """Open the damaged file: it must be refused with one message naming it, what was
+    found and what to do; every file it had must be moved, as it was, into a new folder
+    beside it with a WHY.txt; and the next start must begin clean, the damage still
+    kept. Returns the message."""
+    before, earlier = files_of(path), kept_folders(path)
+    with pytest.raises(error) as refused:
+        open_it(path)
     message = str(refused.value)
-    assert "does not replay to its last committed action" in message
-    assert "move" in message and ".recover" in message
-    kept = [p for p in path.parent.iterdir() if p.name.startswith("journal.sqlite3.damaged-")]
-    assert len(kept) == 1 and str(kept[0]) in message
+    assert "\n" not in message and "Traceback" not in message
+    assert f"{path} is damaged: " in message
+    assert "moved aside" in message and ".recover" in message
+    (folder,) = [f for f in kept_folders(path) if f not in earlier]
+    assert str(folder) in message
+    assert files_of(path) == {} and not Path(f"{path}-shm").exists(), "not moved aside"
     for name, content in before.items():
-        # (-shm is SQLite's index of the WAL, rebuilt from it by any reader: no evidence)
-        if name.startswith("journal.sqlite3") and not name.endswith("-shm"):
-            assert (kept[0] / name).read_bytes() == content, f"{name} not kept as found"
-    assert "journal.sqlite3" in (kept[0] / "WHY.txt").read_text()
-    # Refused again at the next start, and the first copy is not overwritten.
-    with pytest.raises(JournalError):
-        Journal(path)
-    assert [p for p in path.parent.iterdir() if p.name.startswith("journal.sqlite3.dam")] \
-        == kept
+        assert (folder / name).read_bytes() == content, f"{name} not kept as found"
+    assert str(path) in (folder / "WHY.txt").read_text()
+    opened = open_it(path)  # the next start: a new file, the damage left where it is
+    opened.close()
+    assert kept_folders(path) == sorted(earlier + [folder])
+    assert {n: (folder / n).read_bytes() for n in before} == before
     return message
 
 
@@ -118,21 +130,21 @@ def test_a_truncated_wal_is_refused_and_kept(tmp_path, cut):
     size = wal_in_use(wal(path))
     os.truncate(wal(path), {"empty": 0, "header only": 32, "half": size // 2,
                             "last frame": size - 4096 - 24}[cut])
-    message = refused_and_kept(path)
+    message = refused_and_moved(path)
     assert "rows where" in message
 
 
 def test_a_bit_flipped_in_the_wal_is_refused_and_kept(tmp_path):
     path, _versions = played_journal(tmp_path / "j")
     flip_bit(wal(path), 32 + 24 + 100)  # inside the first frame's page
-    refused_and_kept(path)
+    refused_and_moved(path)
 
 
 def test_without_its_note_a_bit_flipped_wal_is_still_refused_by_its_checksums(tmp_path):
     path, _versions = played_journal(tmp_path / "j")
     Path(f"{path}.commits").unlink()  # a journal copied without it, or from before it
     flip_bit(wal(path), 32 + 24 + 100)
-    message = refused_and_kept(path)
+    message = refused_and_moved(path)
     assert "frame 1 of its WAL fails its checksum" in message
 
 
@@ -154,7 +166,7 @@ def test_a_database_file_truncated_beside_its_wal_is_refused_and_kept(tmp_path):
     with Journal(path) as journal:
         journal.match_ids()
     os.truncate(path, path.stat().st_size // 2)
-    refused_and_kept(path)
+    refused_and_moved(path)
 
 
 def test_serve_refuses_a_cut_wal_in_one_line(tmp_path):
@@ -169,21 +181,16 @@ def test_serve_refuses_a_cut_wal_in_one_line(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr + done.stdout
-    assert "does not replay to its last committed action" in done.stderr
-    assert list(path.parent.glob("journal.sqlite3.damaged-*"))
+    (said,) = [line for line in done.stderr.splitlines() if line.startswith("mutiny: ")]
+    assert f"the journal {path} is damaged: it holds" in said and "moved aside" in said
+    assert list(path.parent.glob("journal.sqlite3.damaged-*")) and not path.exists()
 
 
-def test_a_damaged_access_file_is_refused_and_kept(tmp_path):
+def test_a_damaged_access_file_is_refused_and_moved(tmp_path):
     path = tmp_path / "access.sqlite3"
     access = SeatAccess(path, 4)
     access.close()
-    content = path.read_bytes()
     with open(path, "r+b") as file:  # the header's magic string, scribbled on
         file.write(b"not a database at all")
-    with pytest.raises(MutinyError) as refused:
-        SeatAccess(path, 4)
-    message = str(refused.value)
-    assert "access.sqlite3" in message and "join again" in message
-    kept = list(tmp_path.glob("access.sqlite3.damaged-*"))
-    assert len(kept) == 1 and str(kept[0]) in message
-    assert (kept[0] / "access.sqlite3").read_bytes()[21:] == content[21:]
+    message = refused_and_moved(path, lambda p: SeatAccess(p, 4), MutinyError)
+    assert "SQLite cannot read it" in message and "join again" in message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -213,6 +214,8 @@ def test_a_match_the_night_lost_to_a_power_cut_is_found_in_the_journal(tmp_path)
     table.close()
     with sqlite3.connect(path) as db:  # the row the power cut would have lost
         db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+    note = Path(f"{path}.commits")  # and its commit note counted only what it holds
+    note.write_text(str(int(note.read_text()) - 1))
     assert _rows_in_file(path) == []
 
     again = Table(Journal(tmp_path / "journal.sqlite3"), [])

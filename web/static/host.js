@@ -121,6 +121,7 @@
     drawStartForm();
     drawSeats();
     drawPods();
+    drawDamage();
     drawNudges();
     drawTimer();
     loadPhones();
@@ -153,6 +154,17 @@
       const answer = await post("/api/host/nudges", {[name]: event.target.checked});
       if (!answer.ok) refused(answer, "Change the nudges");
     });
+  }
+
+  // -- damaged files an earlier start moved aside (companion/damage.py) -----------------------
+  function drawDamage() {
+    const kept = (payload.host && payload.host.damage) || [];
+    $("damage-card").hidden = kept.length === 0;
+    $("damage-rows").replaceChildren(...kept.map((item) => {
+      const row = document.createElement("li");
+      row.textContent = `${item.file}: kept in ${item.folder}. ${item.why}`;
+      return row;
+    }));
   }
 
   // -- seat pods: shown only on a table that has them -----------------------------------
