@@ -55,6 +55,8 @@ CLIENTS_KEPT = 1024
 #: A phone's grant ends this long after it joined, whatever else happens: a game night
 #: (the seat cookie's own Max-Age is the same, so a copied cookie dies with it).
 GRANT_SECONDS = 16 * 3600
+#: How long a host's handover code (:meth:`HostPin.hand_over`) stays good, once.
+HANDOVER_SECONDS = 120.0
 #: A turn version is ``boot * BOOT_STRIDE + count``: the versions of two boots never meet.
 BOOT_STRIDE = 1 << 24
 
@@ -171,17 +173,23 @@ class SeatAccess:
                 found = seat
         return found
 
-    def replace(self, seat: int) -> str:
+    def replace(self, seat: int, told: bool = True) -> str:
         """A new token for ``seat``; the old one and every phone of the seat stop
-        working."""
+        working. With ``told`` (a lost phone replaced) the phone that held it is told
+        it was taken over (:meth:`taken_over`), as when another phone takes the seat;
+        without (a kick) it is simply not at a seat any more."""
         token = new_token()
         with self._lock:
             self._db.execute("UPDATE seats SET token = ?, generation = generation + 1"
                              " WHERE seat = ?", (token, seat))
             _old, generation, name = self._rows[seat]
             self._rows[seat] = (token, generation + 1, name)
-            self._drop_phones([p for p, row in self._phones.items() if row[0] == seat])
             self._forget_taken([p for p, row in self._taken.items() if row[0] == seat])
+            held = [p for p, row in self._phones.items() if row[0] == seat]
+            if told:
+                self._take_over(held, seat, self._clock())
+            else:
+                self._drop_phones(held)
         return token
 
     def new_link(self, seat: int) -> str:
@@ -190,10 +198,14 @@ class SeatAccess:
         that joins with it)."""
         token = new_token()
         with self._lock:
-            self._db.execute("UPDATE seats SET token = ? WHERE seat = ?", (token, seat))
-            _old, generation, name = self._rows[seat]
-            self._rows[seat] = (token, generation, name)
+            self._set_token(seat, token)
         return token
+
+    def _set_token(self, seat: int, token: str) -> None:
+        # Callers hold the lock.
+        self._db.execute("UPDATE seats SET token = ? WHERE seat = ?", (token, seat))
+        _old, generation, name = self._rows[seat]
+        self._rows[seat] = (token, generation, name)
 
     def new_match(self) -> None:
         """A match starts from the lobby: every seat gets a new join link (a photo of
@@ -232,17 +244,17 @@ class SeatAccess:
         phone, joined = secrets.token_hex(16), self._clock()
         device = " ".join(device.split())[:40]
         with self._lock:
-            held = [p for p, row in self._phones.items() if row[0] == seat]
-            self._drop_phones(held)
             self._forget_taken([p for p, (_s, at) in self._taken.items()
                                 if joined - at > GRANT_SECONDS])
-            for old in held:
-                self._db.execute("INSERT OR REPLACE INTO taken_over (id, seat, at)"
-                                 " VALUES (?, ?, ?)", (old, seat, joined))
-                self._taken[old] = (seat, joined)
+            self._take_over([p for p, row in self._phones.items() if row[0] == seat],
+                            seat, joined)
             self._db.execute("INSERT INTO phones (id, seat, joined, device) VALUES"
                              " (?, ?, ?, ?)", (phone, seat, joined, device))
             self._phones[phone] = (seat, joined, device)
+            # A code is good once, like a console's pairing code: whoever saved it (a
+            # photo of the seat's screen, the table display's code) cannot use it later
+            # to take the seat over.
+            self._set_token(seat, new_token())
         return seat, phone
 
     def taken_over(self, phone: object) -> tuple[int, float] | None:
@@ -268,11 +280,15 @@ class SeatAccess:
                 for phone, (s, joined, device) in list(self._phones.items()) if s == seat]
 
     def revoke(self, seat: int, short_id: str) -> bool:
-        """Let one phone of ``seat`` go (by the short id :meth:`phones` shows)."""
+        """Let one phone of ``seat`` go (by the short id :meth:`phones` shows). The
+        seat's code changes too: the phone cannot come back through any link it has
+        seen, only through a code the host shows or the seat's own screen."""
         with self._lock:
             doomed = [p for p, row in self._phones.items()
                       if row[0] == seat and p[:8] == short_id]
             self._drop_phones(doomed)
+            if doomed:
+                self._set_token(seat, new_token())
         return bool(doomed)
 
     def _drop_phones(self, phones: list[str]) -> None:
@@ -280,6 +296,14 @@ class SeatAccess:
         for phone in phones:
             self._db.execute("DELETE FROM phones WHERE id = ?", (phone,))
             self._phones.pop(phone, None)
+
+    def _take_over(self, phones: list[str], seat: int, at: float) -> None:
+        # Callers hold the lock. The phones lose the seat and are told so from now on.
+        self._drop_phones(phones)
+        for old in phones:
+            self._db.execute("INSERT OR REPLACE INTO taken_over (id, seat, at)"
+                             " VALUES (?, ?, ?)", (old, seat, at))
+            self._taken[old] = (seat, at)
 
     def _forget_taken(self, phones: list[str]) -> None:
         # Callers hold the lock.
@@ -324,6 +348,7 @@ class HostPin:
         self._recent: list[float] = []  # times of the latest wrong PINs, from anyone
         self._everyone_until = 0.0
         self._sessions: set[str] = set()
+        self._handovers: dict[str, float] = {}  # one-time link -> when it stops working
         self._lock = threading.Lock()
 
     def locked_for(self, client: str = "") -> float:
@@ -383,6 +408,30 @@ class HostPin:
         if isinstance(session, str):
             with self._lock:
                 self._sessions.discard(session)
+
+    # -- handing host powers to another phone ---------------------------------------------
+    def hand_over(self) -> str:
+        """A one-time token a logged-in host shows as a QR code, so a phone at the table
+        becomes a host without the PIN ever reaching a screen of the network. It works
+        once, for :data:`HANDOVER_SECONDS`; a new one ends any earlier one."""
+        token = secrets.token_hex(TOKEN_BYTES).upper()
+        with self._lock:
+            self._handovers = {token: self._clock() + HANDOVER_SECONDS}
+        return token
+
+    def is_handover(self, token: object) -> bool:
+        """Is ``token`` a handover still to be taken (without taking it)?"""
+        until = self._handovers.get(token) if isinstance(token, str) else None
+        return until is not None and self._clock() < until
+
+    def take_handover(self, token: object) -> str | None:
+        """A new login for the phone that took handover ``token``, or None (used,
+        replaced or expired)."""
+        with self._lock:
+            until = self._handovers.pop(token, None) if isinstance(token, str) else None
+        if until is None or self._clock() >= until:
+            return None
+        return self.open_session()
 
 
 class PinLocked(MutinyError, PermissionError):

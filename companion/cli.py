@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     doc.add_argument("--backend", choices=("sim", "pi"), help="default: pi on a Raspberry Pi")
     doc.add_argument("--config", help="table config (default /etc/mutiny/table.toml on pi)")
     doc.add_argument("--seats", type=int, default=4, help="seats of the simulated table")
-    doc.add_argument("--data-dir", help="where the journal lives")
+    doc.add_argument("--data-dir", help="where the journal lives (default: the installed "
+                     "service's, on pi; else as `mutiny serve`)")
     doc.add_argument("--host", default="0.0.0.0", help="address the companion listens on")
     doc.add_argument("--port", type=int, help="port the companion listens on "
                      "(default: 80 on pi, 8000 on sim)")
@@ -64,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     doc.add_argument("--sim-fault", action="append", default=[], metavar="KIND[:SEAT[:ROLE]]",
                      help="sim backend: put a fault into the simulated table to see what "
                           "the doctor says (repeatable; --sim-fault help lists them)")
+    doc.add_argument("--seat", type=int, metavar="N", help="check seat N only, with the "
+                     "bus and mux it needs (a bring-up one seat at a time)")
+    doc.add_argument("--boot-config", metavar="PATH", help="the Pi's config.txt to look "
+                     "for kernel drivers in (default /boot/firmware/config.txt on pi)")
     doc.set_defaults(run=cmd_doctor)
 
     overlays = sub.add_parser("overlays", help="print the /boot/firmware/config.txt lines "
@@ -88,7 +93,16 @@ def _parser() -> argparse.ArgumentParser:
                      help="play on a laptop: serve on this machine's network address, "
                           "which every join link and QR code then carries (--host "
                           "gives another)")
+    srv.add_argument("--sim-page", action="store_true",
+                     help="with --lan: serve the simulated table's page /sim too, to the "
+                          "logged-in host only (without --lan the sim backend always "
+                          "serves it, to this machine)")
     srv.set_defaults(run=cmd_serve)
+    hostpin = sub.add_parser("host-pin", help="print the host PIN of the table running "
+                             "on this machine")
+    hostpin.add_argument("--data-dir", help="the running table's data directory "
+                         "(default: as `mutiny serve`)")
+    hostpin.set_defaults(run=cmd_host_pin)
     _add_pod_commands(sub)
     return parser
 
@@ -123,9 +137,9 @@ def cmd_pod_install(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.doctor import Doctor, SimFaults, sim_doctor
+    from companion.doctor import (DEFAULT_BOOT_CONFIG, Doctor, SimFaults, doctor_data_dir,
+                                  read_unit, sim_doctor)
     from companion.seats import default_backend, load_table_config, sim_table_config
-    from companion.serve import default_data_dir
     if "help" in args.sim_fault:
         _print_table(("fault", "what"), list(SimFaults.KINDS.items()))
         return 0
@@ -139,21 +153,25 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         config = sim_table_config(args.seats)
     else:
         config = load_table_config("/etc/mutiny/table.toml", backend="sim")
-    data_dir = Path(args.data_dir or default_data_dir())
+    data_dir, source = doctor_data_dir(args.data_dir, backend, read_unit())
     port = args.port if args.port is not None else (80 if backend == "pi" else 8000)
-    options = dict(button_timeout=args.button_timeout, buttons=not args.no_buttons)
-    if backend == "sim":
-        try:
-            faults = SimFaults.parse(args.sim_fault)
-        except ValueError as exc:
-            raise SystemExit(f"mutiny: {exc}") from exc
-        doctor = sim_doctor(config, data_dir, args.host, port, faults, **options)
-    else:
-        # lgpio makes a notification FIFO in the working directory: give it the data
-        # folder, so the doctor runs from any folder (the service runs there).
-        os.environ.setdefault("LG_WD", str(data_dir))
-        doctor = Doctor(config, "pi", data_dir, args.host, port, smbus=_smbus2,
-                        i2c=_luma_i2c, pin_factory=None, pods=_pod_report(config), **options)
+    boot = args.boot_config or (DEFAULT_BOOT_CONFIG if backend == "pi" else None)
+    options = dict(button_timeout=args.button_timeout, buttons=not args.no_buttons,
+                   data_source=source, only_seat=args.seat,
+                   boot_config=Path(boot) if boot else None)
+    try:
+        if backend == "sim":
+            doctor = sim_doctor(config, data_dir, args.host, port,
+                                SimFaults.parse(args.sim_fault), **options)
+        else:
+            # lgpio makes a notification FIFO in the working directory: give it the data
+            # folder, so the doctor runs from any folder (the service runs there).
+            os.environ.setdefault("LG_WD", str(data_dir))
+            doctor = Doctor(config, "pi", data_dir, args.host, port, smbus=_smbus2,
+                            i2c=_luma_i2c, pin_factory=None, pods=_pod_report(config),
+                            **options)
+    except ValueError as exc:
+        raise SystemExit(f"mutiny: {exc}") from exc
     if args.stress is not None:
         return 0 if doctor.stress(args.stress) else 1
     return 0 if doctor.run() else 1
@@ -211,7 +229,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.serve import ServeOptions, serve
     return serve(ServeOptions(game=args.game, seats=args.seats, backend=args.backend,
                               config=args.config, data_dir=args.data_dir, host=args.host,
-                              port=args.port, lan=args.lan))
+                              port=args.port, lan=args.lan, sim_page=args.sim_page))
+
+
+def cmd_host_pin(args: argparse.Namespace) -> int:
+    """The PIN, read from the running table's data directory: a way in for the host at
+    the Pi itself (its console, or ssh), never over the table's Wi-Fi."""
+    from companion.serve import default_data_dir, read_host_pin
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    print(read_host_pin(data_dir))
+    return 0
 
 
 def cmd_games(args: argparse.Namespace) -> int:

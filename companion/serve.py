@@ -42,6 +42,38 @@ class ServeOptions:
     #: Serve on this machine's local network address (a laptop table): every join link
     #: and QR code carries it. ``host``, if given, is that address instead.
     lan: bool = False
+    #: Serve the simulated table's page (``/sim``) with ``lan`` too, to the host only.
+    #: Without ``lan`` the sim backend always serves it (docs/security.md).
+    sim_page: bool = False
+
+
+#: The file in the data directory that holds this run's host PIN, readable by the
+#: service's own user only: what `mutiny host-pin` prints on the Pi.
+HOST_PIN_FILE = "host-pin"
+
+
+def write_host_pin(data_dir: Path, pin: str) -> None:
+    """Keep this run's PIN where only someone at the Pi itself (its user or root) can
+    read it: the host's way in when no seat screen shows it (docs/security.md)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / HOST_PIN_FILE
+    path.unlink(missing_ok=True)  # a new file, so its mode is ours whatever was there
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(pin + "\n")
+
+
+def read_host_pin(data_dir: Path) -> str:
+    """The PIN of the table running on ``data_dir`` (`mutiny host-pin`)."""
+    path = data_dir / HOST_PIN_FILE
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        raise MutinyError(f"no table is running on {data_dir} (no {HOST_PIN_FILE} file"
+                          f" there); give its --data-dir") from None
+    except PermissionError:
+        raise MutinyError(f"{path} is readable by the table's own user only: run this as"
+                          f" that user (sudo -u USER mutiny host-pin) or as root") from None
 
 
 def default_data_dir() -> Path:
@@ -76,6 +108,7 @@ class Server:
         self.screens = Hub()
         self.hub = Hub(self.screens)
         self.pin = HostPin()
+        write_host_pin(self.data_dir, self.pin.pin)
         self.table = Table(self.journal, list(self.hardware), base_url="", hub=self.hub,
                            access=SeatAccess(self.data_dir / "access.sqlite3",
                                              len(config.seats)),
@@ -91,13 +124,22 @@ class Server:
         names = [n.strip() for n in os.environ.get("MUTINY_HOSTS", "").split(",") if n.strip()]
         if options.lan:
             names.append(host)  # (an address passes the guard anyway; a name would not)
-        self.app = create_app(self.table, self.hub,
-                              sim=self.hardware if backend == "sim" else None,
-                              screens=self.screens, config={"MUTINY_HOSTS": names})
+        self.app = create_app(self.table, self.hub, sim=self._sim_page(host),
+                              screens=self.screens,
+                              config={"MUTINY_HOSTS": names,
+                                      "MUTINY_SIM_ACCESS": sim_access(host, options.lan)})
         self.http = HttpServer(host, options.port, self.app)
         self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
         self.table.refresh()  # the join codes now carry the real address
         self._stop = threading.Event()
+
+    def _sim_page(self, host: str) -> Any:
+        """The simulated seats ``/sim`` shows, or None where it is off: the sim backend
+        serves it, except to a laptop table on the network (``--lan``) unless asked
+        for (``--sim-page``): a player's phone must not see every seat at once."""
+        if self.backend != "sim" or (self.options.lan and not self.options.sim_page):
+            return None
+        return self.hardware
 
     @property
     def url(self) -> str:
@@ -170,6 +212,7 @@ class Server:
         self.http.shutdown()
         self.table.close()  # its timers, journal, night, notes and seat access
         self.hardware.close()
+        (self.data_dir / HOST_PIN_FILE).unlink(missing_ok=True)
 
 
 class HttpServer:
@@ -268,6 +311,18 @@ class _Gateway(wsgi.Gateway_10):
         return environ
 
 
+def sim_access(host: str, lan: bool = False) -> str:
+    """Who may use ``/sim`` when the server listens on ``host``: "open" where only this
+    machine can reach it (a loopback address, not a laptop table's ``lan``), else
+    "host" (a logged-in host only)."""
+    if lan:
+        return "host"
+    try:
+        return "open" if ipaddress.ip_address(host).is_loopback else "host"
+    except ValueError:
+        return "open" if host == "localhost" else "host"
+
+
 def lan_address() -> str:
     """This machine's address on its local network, found without the internet: a UDP
     socket "connected" to a private address learns the interface it would leave by
@@ -339,7 +394,7 @@ def serve(options: ServeOptions) -> int:
     freeze_startup_objects()
     signal.signal(signal.SIGTERM, server.shutdown)
     signal.signal(signal.SIGINT, server.shutdown)
-    where = f"{server.url}/sim" if server.backend == "sim" else server.url
+    where = f"{server.url}/sim" if server.app.extensions["mutiny"]["sim"] else server.url
     log.info("Mutiny Table (%s seats, %s backend) on %s; journal in %s",
              server.table.seat_count, server.backend, where, server.data_dir)
     # The one secret the log ever holds, on purpose: the host needs it to log in.

@@ -105,6 +105,10 @@ class TableHardware:
     def seat_count(self) -> int:
         return len(self.seats)
 
+    def shows_secret(self, seat_index: int) -> bool:
+        """Does seat ``seat_index``'s screen show one of its secrets right now?"""
+        return self.seats[seat_index].is_showing_secret
+
     def led(self, seat_index: int) -> str:
         """Seat ``seat_index``'s LED as its display asks for it: on, blink or off."""
         return self.seats[seat_index].led_state

@@ -242,6 +242,17 @@ class Seat:
         return self._private
 
     @property
+    def is_showing_secret(self) -> bool:
+        """Does the screen show what only this seat may read: its private lines (select
+        held) or a secret choice it is browsing over? A picture of the whole table
+        (``/sim``) hides such a screen from anyone but the host."""
+        with self._lock:
+            if self._private:
+                return True
+            line = self._highlighted_line() if self.is_browsing else None
+            return line is not None and line.secret
+
+    @property
     def led_state(self) -> str:
         """The LED as the display asks for it (on, blink, off), with or without an LED."""
         return self._led_state

@@ -70,15 +70,14 @@ def play_again_choices(title: str) -> tuple[Choice, ...]:
     return rematch_choice(title), new_match_choice()
 
 
-def display(seat: int, seat_count: int, host_pin: str | None) -> Display:
-    """What seat ``seat`` shows in the lobby. Seat 1 also holds the host PIN, a secret
-    of the host's: it shows while select is held, never at rest."""
+def display(seat: int, seat_count: int) -> Display:
+    """What seat ``seat`` shows in the lobby (its phone too): seat 1 picks the game.
+    Seat 1's own screen adds the host PIN behind a held select (``Table``); the
+    display itself never holds it."""
     if seat != 0:
         return Display(title=TITLE, lines=("Waiting for seat 1", "to pick a game."))
-    pin = (f"Host PIN {host_pin}",) if host_pin is not None else ()
-    hint = ("Hold select: host PIN",) if host_pin is not None else ()
-    return Display(title="Pick a game", lines=("Which game tonight?",) + hint,
-                   choices=start_choices(seat_count), private=pin, led="on")
+    return Display(title="Pick a game", lines=("Which game tonight?",),
+                   choices=start_choices(seat_count), led="on")
 
 
 def payload() -> dict[str, Any]:

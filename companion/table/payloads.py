@@ -144,13 +144,15 @@ class Payloads:
 
     def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views, *,
                 seat_count: int, names: list[str], claimed: set[int],
+                open_codes: set[int] = frozenset(),
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
                 night: dict[str, Any] | None = None,
                 timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
                 damage: list[dict[str, str]] | None = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
-        changed. ``pods`` reports the seat pods for the host page; ``night`` is the
+        changed. ``open_codes`` are the seats whose join code the table display may
+        show (:meth:`Table.code_is_public`). ``pods`` reports the seat pods for the host page; ``night`` is the
         night's standings (:mod:`companion.table.night`), public; ``timer`` the step
         timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
         (:mod:`companion.table.nudges`) each page's nudge count and switch; ``damage``
@@ -160,7 +162,8 @@ class Payloads:
         if match is not None:
             chart(self.history, summary)
         board = self._board(match, views)
-        public = self._public(match, summary, board, views, seat_count, names, claimed)
+        public = self._public(match, summary, board, views, seat_count, names, claimed,
+                              open_codes)
         public["timer"] = timer
         if nudges is not None:
             public["nudge"] = nudges.for_table()
@@ -228,11 +231,12 @@ class Payloads:
 
     def _public(self, match: Match | None, summary: dict[str, Any],
                 board: list[dict[str, Any]], views: Views, seat_count: int,
-                names: list[str], claimed: set[int]) -> dict[str, Any]:
+                names: list[str], claimed: set[int], open_codes: set[int]) -> dict[str, Any]:
         payload = {
             "viewer": PUBLIC,
             "table": {"seats": seat_count, "names": names,
-                      "claimed": [s in claimed for s in range(seat_count)]},
+                      "claimed": [s in claimed for s in range(seat_count)],
+                      "open_code": [s in open_codes for s in range(seat_count)]},
             "match": views[PUBLIC] if match else None,
             "summary": summary,
             "board": board,

@@ -64,6 +64,9 @@ class Table:
         self.match: Match | None = None
         self._lock = threading.RLock()
         self._claimed: set[int] = set()
+        #: Seats that have had a player tonight: their code is never public again
+        #: (a kicked or revoked phone cannot walk back in through the table display).
+        self._claimed_tonight: set[int] = set()
         self._showing_code: set[int] = set()  # replaced seats: the new code until a press
         self._last_error: dict[int, str] = {}
         self._payloads = Payloads(self.access.first_version)
@@ -108,6 +111,7 @@ class Table:
             if loaded is not None:
                 self.match = loaded
                 self._claimed = set(range(self.seat_count))  # players are seated already
+                self._claimed_tonight = set(self._claimed)
                 log.info("resumed %s match %s at version %d", loaded.game.spec.id,
                          loaded.id, loaded.version)
             self.refresh()
@@ -284,6 +288,7 @@ class Table:
         with self._lock:
             if seat not in self._claimed or seat in self._showing_code:
                 self._claimed.add(seat)
+                self._claimed_tonight.add(seat)
                 self._showing_code.discard(seat)
                 self.refresh()
 
@@ -292,7 +297,7 @@ class Table:
         until its next press or a phone joins. ``unclaim`` also frees the seat (kick).
         Returns the new join URL."""
         with self._lock:
-            self.access.replace(seat)
+            self.access.replace(seat, told=not unclaim)
             if unclaim:
                 self._claimed.discard(seat)
             else:
@@ -356,8 +361,7 @@ class Table:
     def _display(self, seat: int, views: Views) -> Display:
         # Callers hold the table lock.
         if self.match is None:
-            display = lobby.display(seat, self.seat_count,
-                                    self.pin.pin if self.pin is not None else None)
+            display = lobby.display(seat, self.seat_count)
         elif seat >= self.match.seats:
             display = Display(title="Not playing",
                               lines=("This seat sits out", "this match."))
@@ -366,8 +370,6 @@ class Table:
             if self.match.is_over and seat == 0:
                 display = _with(display, choices=display.choices + lobby.play_again_choices(
                     self.match.game.spec.title))
-        if seat == 0 and self.pin is not None and self.match is not None:
-            display = _with(display, private=display.private + (f"Host PIN {self.pin.pin}",))
         error = self._last_error.get(seat)
         if error:
             display = _line_first(display, f"! {error}")
@@ -378,6 +380,15 @@ class Table:
 
     def is_claimed(self, seat: int) -> bool:
         return seat in self._claimed
+
+    def code_is_public(self, seat: int) -> bool:
+        """May the table display show this seat's join code to anyone? Only while no
+        player has had the seat tonight, like a console that offers pairing only to an
+        empty controller slot: once claimed, a new phone needs a code the host shows
+        or the seat's own screen (docs/security.md, "Seats and phones")."""
+        match = self.match
+        return (seat not in self._claimed_tonight
+                and (match is None or seat < match.seats))
 
     def payload(self, viewer: Viewer) -> tuple[int, dict[str, Any]]:
         """(serial, payload) for a seat, ``PUBLIC`` or ``HOST``: the serial moves only
@@ -425,6 +436,8 @@ class Table:
                            [d.led for d in self._displays], acting)
         self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
                                names=self.access.names(), claimed=self._claimed,
+                               open_codes={s for s in range(self.seat_count)
+                                           if self.code_is_public(s)},
                                pods=self.pod_report, night=self.night.payload(),
                                timer=self.timekeeper.shown(), nudges=self.nudges,
                                damage=self.notes.damage)
@@ -455,7 +468,7 @@ class Table:
             if not claimed:
                 shown: Any = self.join_url(index)
             else:
-                shown = display
+                shown = self._on_the_screen(index, display)
                 if face:
                     # The last seconds blink the lights of the seats still to act.
                     led = "blink" if blinking and display.led == "on" else display.led
@@ -467,6 +480,17 @@ class Table:
                 self._screens.paint(index, shown)
             else:
                 paint(device, shown)
+
+    def _on_the_screen(self, seat: int, display: Display) -> Display:
+        """What only the seat's own screen adds to its display: seat 1's screen holds
+        the host PIN behind a held select. It is never in a display or a payload, so
+        no phone, page or stream carries it, whoever holds seat 1 (docs/security.md,
+        "The host")."""
+        if seat != 0 or self.pin is None:
+            return display
+        hint = ("Hold select: host PIN",) if self.match is None else ()
+        return _with(display, lines=display.lines + hint,
+                     private=display.private + (f"Host PIN {self.pin.pin}",))
 
     def _with_devices(self) -> dict[int, Display]:
         """Seat -> its last display, for every seat that has a device."""
@@ -518,6 +542,7 @@ class Table:
             twin._lock = threading.RLock()
             twin.match = match
             twin._claimed = set(self._claimed)
+            twin._claimed_tonight = set(self._claimed_tonight)
             twin._showing_code = set(self._showing_code)
             twin._last_error = dict(self._last_error)
             twin._payloads = self._payloads.copy()

@@ -346,13 +346,18 @@ def host_rename(number: int):
 @bp.post("/host/seats/<int:number>/replace")
 @auth.host_required
 def host_replace(number: int):
-    return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number)))
+    """A lost phone: the seat gets a new code, shown on its own screen (or by the host's
+    QR), never in this answer: a live link travels only as a picture to be scanned."""
+    _table().replace_seat(_seat_index(number))
+    return jsonify(ok=True)
 
 
 @bp.post("/host/seats/<int:number>/kick")
 @auth.host_required
 def host_kick(number: int):
-    return jsonify(ok=True, join_url=_table().replace_seat(_seat_index(number), unclaim=True))
+    """Free the seat: its phone is cut off and its code changes (see host_replace)."""
+    _table().replace_seat(_seat_index(number), unclaim=True)
+    return jsonify(ok=True)
 
 
 @bp.get("/host/phones")
@@ -393,15 +398,25 @@ def host_qr(number: int):
     return _qr_svg(url)
 
 
+@bp.get("/host/handover/qr.svg")
+@auth.host_required
+def host_handover_qr():
+    """A code that makes the phone scanning it a host too, once, within two minutes
+    (``HostPin.hand_over``): how a logged-in host shares the role without the PIN ever
+    being shown to the network. Only ever a picture: no live link in any JSON."""
+    token = auth.pin().hand_over()
+    return _qr_svg(f"{_table().base_url}/H/{token}".upper())
+
+
 @bp.get("/public/seats/<int:number>/qr.svg")
 def public_qr(number: int):
-    """An unclaimed seat's join code, for the table display (a laptop table has no
-    seat screens to show it). The same code the seat's own screen shows to anyone at
-    the table; a seat with a player is never shown (404), nor one sitting out."""
+    """The join code of a seat nobody has had tonight, for the table display (a laptop
+    table has no seat screens to show it). A seat that has had a player is never
+    shown (404), even once kicked or let go, nor one sitting out: a new phone for it
+    needs a code the host shows or the seat's own screen."""
     table = _table()
     seat = _seat_index(number)
-    match = table.match
-    if table.is_claimed(seat) or (match is not None and seat >= match.seats):
+    if not table.code_is_public(seat):
         raise ApiError("not_found", f"seat {number} has no code to show")
     return _qr_svg(table.join_url(seat))
 

@@ -182,9 +182,10 @@ def set_seat_cookie(response, phone: str) -> None:
                         path="/")
 
 
-def set_host_cookie(response) -> None:
-    """A new login: a session of its own, in a cookie that ends with the browser."""
-    session = pin().open_session()
+def set_host_cookie(response, session: str | None = None) -> None:
+    """A new login: a session of its own (``session``, else a new one), in a cookie
+    that ends with the browser."""
+    session = session or pin().open_session()
     response.set_cookie(HOST_COOKIE, _signer("host").dumps({"h": session}),
                         httponly=True, samesite="Strict", path="/")
 
@@ -204,6 +205,28 @@ def check_same_site() -> None:
     if not is_same_site(headers.get("Origin"), headers.get("Referer"),
                         headers.get("Sec-Fetch-Site"), request.host):
         raise ApiError("cross_site", "requests from another site are refused")
+
+
+def check_form_from_here() -> None:
+    """Refuse a form's post (a phone's yes to taking a seat over, switching seats or
+    becoming a host) unless the browser names this site as its origin. Stricter than
+    :func:`check_same_site`: a ``null`` or missing Origin is refused, since a sandboxed
+    frame or a ``data:`` page of another site sends exactly that. The question pages
+    ask for ``Referrer-Policy: same-origin`` so that a browser's own post names it."""
+    from companion.web.api import ApiError
+    headers = request.headers
+    if not is_form_from_here(headers.get("Origin"), headers.get("Referer"),
+                             headers.get("Sec-Fetch-Site"), request.host):
+        raise ApiError("cross_site", "requests from another site are refused")
+
+
+def is_form_from_here(origin: str | None, referer: str | None, fetch_site: str | None,
+                      host: str) -> bool:
+    """Does a form post with these headers come from a page of this site (``host``)?"""
+    if fetch_site not in (None, "same-origin"):
+        return False
+    source = origin if origin not in (None, "null") else referer
+    return bool(source) and is_same_site(source, None, fetch_site, host)
 
 
 def is_same_site(origin: str | None, referer: str | None, fetch_site: str | None,

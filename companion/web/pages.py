@@ -28,9 +28,11 @@ def join_seat(token: str):
     over ends the other phone's turn at it (docs/security.md)."""
     table = current_app.extensions["mutiny"]["table"]
     seat = table.access.seat_for(token)
-    if seat is None:
-        return render_template("join/index.html", stale=True), 404
     held = auth.seat_from_cookie()
+    if seat is None:
+        # A code works once: the phone that used it (a reload, a second tab) goes to
+        # its seat; anyone else is told to ask for a new one.
+        return _to_seat() if held is not None else _stale()
     if held == seat:
         return _to_seat()
     holder = next(iter(table.access.phones(seat)), None)
@@ -39,11 +41,22 @@ def join_seat(token: str):
                   "joined": time.strftime("%H:%M", time.localtime(holder["joined"]))}
     if held is None and holder is None:
         return _join(table, token)
-    response = current_app.make_response(render_template(
+    return _question(render_template(
         "join/switch.html", held=None if held is None else held + 1, seat=seat + 1,
         token=token, holder=holder))
+
+
+def _question(page: str):
+    """A page that asks a phone's yes by a form: never cached, and its post names
+    this site as its origin (``auth.check_form_from_here`` refuses one that does not)."""
+    response = current_app.make_response(page)
     response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _stale():
+    return render_template("join/index.html", stale=True, **_join_words()), 404
 
 
 @bp.post("/J/<token>")
@@ -51,15 +64,23 @@ def join_seat(token: str):
 def switch_seat(token: str):
     """The phone's own yes to "switch seats?" or "take this seat over?": a form of this
     site only."""
-    from companion.web.api import ApiError
-    try:
-        auth.check_same_site()
-    except ApiError as exc:
-        return exc.message, 403
+    refused = _refused_form()
+    if refused is not None:
+        return refused
     table = current_app.extensions["mutiny"]["table"]
     if table.access.seat_for(token) is None:
-        return render_template("join/index.html", stale=True), 404
+        return _stale()
     return _join(table, token)
+
+
+def _refused_form():
+    """403 for a form post that does not come from a page of this site, else None."""
+    from companion.web.api import ApiError
+    try:
+        auth.check_form_from_here()
+    except ApiError as exc:
+        return exc.message, 403
+    return None
 
 
 def _join(table, token: str):
@@ -68,7 +89,7 @@ def _join(table, token: str):
     joined = table.access.join(token, auth.device_summary(
         request.headers.get("User-Agent", "")))
     if joined is None:
-        return render_template("join/index.html", stale=True), 404
+        return _stale()
     seat, phone = joined
     table.claim(seat)
     # Every phone that joins is shown on the seat's own screen and phone: nobody reads
@@ -108,7 +129,39 @@ def host():
 
 @bp.get("/join")
 def join():
-    return render_template("join/index.html", stale=False)
+    return render_template("join/index.html", stale=False, **_join_words())
+
+
+def _join_words() -> dict[str, bool]:
+    """What the join page may speak of: seat screens only where the table has some."""
+    devices = current_app.extensions["mutiny"]["table"].devices
+    return {"screens": bool(devices)}
+
+
+@bp.get("/H/<token>")
+@bp.get("/h/<token>")
+def handover(token: str):
+    """A host's handover code (``HostPin.hand_over``): asks this phone's yes first, so a
+    link opened by a camera's preview does not spend it."""
+    if not auth.pin().is_handover(token.strip().upper()):
+        return render_template("join/host.html", token=None), 404
+    return _question(render_template("join/host.html", token=token))
+
+
+@bp.post("/H/<token>")
+@bp.post("/h/<token>")
+def take_handover(token: str):
+    """The phone's yes: it becomes a host (a login of its own), once per code."""
+    refused = _refused_form()
+    if refused is not None:
+        return refused
+    session = auth.pin().take_handover(token.strip().upper())
+    if session is None:
+        return render_template("join/host.html", token=None), 404
+    response = redirect(url_for("pages.host"), code=303)
+    auth.set_host_cookie(response, session)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def connectivity_check():

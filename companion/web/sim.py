@@ -1,17 +1,60 @@
-"""The simulated table: every seat's OLED, live and pixel-exact, with its buttons."""
+"""The simulated table: every seat's OLED, live and pixel-exact, with its buttons.
+
+A developer's tool (docs/security.md, "The simulated table"): it shows every seat at
+once and presses any seat's buttons, so it is never a player's page. Served only on
+this machine (``mutiny serve`` on 127.0.0.1) it is open to that machine; served beyond
+it (``--sim-page`` with ``--lan``, or another address) only a logged-in host may open,
+watch or press it. Either way a seat showing one of its secrets (select held, a secret
+choice browsed) is sent to anyone but the host as a plain "secret on this seat" frame.
+"""
 from __future__ import annotations
 
 import base64
+from functools import lru_cache
 
-from flask import Blueprint, Response, current_app, render_template, request, stream_with_context
+from flask import (Blueprint, Response, current_app, redirect, render_template, request,
+                   stream_with_context)
+from PIL import Image
+
+from companion.engine.display import Display
+from companion.seats.screen import ScreenState, render
+from companion.web import auth
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
 BUTTONS = ("previous", "select", "next")
+#: ``app.config`` key: "open" (this machine only) or "host" (served beyond it).
+ACCESS = "MUTINY_SIM_ACCESS"
 
 
 def _parts():
     ext = current_app.extensions["mutiny"]
     return ext["table"], ext["screens"], ext["sim"]
+
+
+@bp.before_request
+def _host_only_beyond_this_machine():
+    if current_app.config.get(ACCESS, "open") == "open" or auth.is_host():
+        return None
+    if request.method == "GET" and request.path.rstrip("/") == "/sim":
+        return redirect("/host")
+    return {"code": "no_host", "message": "the simulated table is the host's here:"
+            " log in on /host first"}, 401
+
+
+@lru_cache(maxsize=16)
+def _hidden_frame(seat: int, size: tuple[int, int]) -> str:
+    """What a seat showing a secret looks like to anyone but the host (base64)."""
+    display = Display(title=f"Seat {seat + 1}", lines=("Showing a secret:", "only the host",
+                                                       "sees it here."))
+    image = render(ScreenState("rest", display, 0, seat + 1), size)
+    return base64.b64encode(image.convert("1").tobytes()).decode()
+
+
+def _frame(sim, seat: int, host: bool) -> str:
+    image: Image.Image = sim.frame(seat)
+    if not host and sim.shows_secret(seat):
+        return _hidden_frame(seat, image.size)
+    return base64.b64encode(image.tobytes()).decode()
 
 
 @bp.get("/")
@@ -32,11 +75,12 @@ def stream():
         return {"code": "busy", "message": "too many live pages are open"}, 503
     sent: dict[int, tuple[str, str]] = {}
     count = [0]
+    host = auth.is_host()
 
     def build():
         changed = []
         for seat in range(sim.seat_count):
-            frame = base64.b64encode(sim.frame(seat).tobytes()).decode()
+            frame = _frame(sim, seat, host)
             led = sim.led(seat)
             if sent.get(seat) != (frame, led):
                 sent[seat] = (frame, led)
@@ -68,7 +112,6 @@ def press():
 
     JSON only: a cross-site form cannot send it without the browser asking first.
     """
-    from companion.web import auth
     from companion.web.api import ApiError
     _table, _hub, sim = _parts()
     try:

@@ -14,6 +14,7 @@ import io
 import json
 import queue
 import re
+import sqlite3
 import subprocess
 import threading
 import time
@@ -34,6 +35,7 @@ class LanServer:
     """`mutiny serve --lan` as a process, and what it printed."""
 
     def __init__(self, data_dir, extra: list[str]):
+        self.data_dir = data_dir
         self.port = free_port()
         self.proc = subprocess.Popen(
             [str(MUTINY), "serve", "--backend", "sim", "--seats", "4", "--lan",
@@ -64,6 +66,15 @@ class LanServer:
             if found:
                 return found
         raise AssertionError(f"serve never printed {pattern!r}: {''.join(seen)}")
+
+    def tokens(self) -> list[str]:
+        """Each seat's join token now, read from the table's access file."""
+        db = sqlite3.connect(self.data_dir / "access.sqlite3", timeout=30)
+        try:
+            return [token for _seat, token in
+                    db.execute("SELECT seat, token FROM seats ORDER BY seat")]
+        finally:
+            db.close()
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -108,10 +119,8 @@ def test_four_phones_join_by_the_lan_address_and_play_a_booty_dice_turn(browser,
             return json.loads(reply.read())
 
     host_post("/api/host/login", {"pin": lan_server.pin})
-    # Each seat's join link, as the host page hands it out: it carries the LAN address.
-    links = [host_post(f"/api/host/seats/{seat}/replace", {})["join_url"]
-             for seat in range(1, 5)]
-    assert all(link.startswith(base.upper() + "/J/") for link in links)
+    # Each seat's join link, as its code carries it: with the LAN address.
+    links = [f"{base}/J/{token}".upper() for token in lan_server.tokens()]
 
     # The table display (no seat screens on a laptop) shows those very codes.
     # Every browser here comes from this one address, and the server bounds the

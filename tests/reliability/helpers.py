@@ -101,9 +101,12 @@ class Serve:
 class Client:
     """One browser: a keep-alive connection and its cookies."""
 
-    def __init__(self, port: int, timeout: float = 60.0):
+    def __init__(self, port: int, timeout: float = 60.0, source: str | None = None):
+        """``source``: the loopback address it connects from (127.0.0.2 and up: another
+        device on the Wi-Fi, as the server sees it)."""
         self.port = port
         self.timeout = timeout
+        self.source = source
         self.cookies: dict[str, str] = {}
         self._conn: http.client.HTTPConnection | None = None
         self.raw_set_cookies: list[str] = []
@@ -119,8 +122,9 @@ class Client:
             head["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         try:
             if self._conn is None:
-                self._conn = http.client.HTTPConnection("127.0.0.1", self.port,
-                                                        timeout=self.timeout)
+                self._conn = http.client.HTTPConnection(
+                    "127.0.0.1", self.port, timeout=self.timeout,
+                    source_address=(self.source, 0) if self.source else None)
             self._conn.request(method, path, data, head)
             reply = self._conn.getresponse()
             content = reply.read()

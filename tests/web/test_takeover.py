@@ -17,6 +17,11 @@ IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/60
           " (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1")
 
 
+#: What a browser's post of the join page's own form says of where it comes from (the
+#: page asks for ``Referrer-Policy: same-origin``, so the browser names the site).
+FROM_HERE = {"Origin": "http://localhost"}
+
+
 def link(table, seat: int) -> str:
     return "/" + table.join_url(seat).split("/", 3)[3]
 
@@ -58,7 +63,7 @@ def test_taking_over_ends_the_first_phones_acting_and_says_when(app, table):
     first = join(app, table, 0)
     second = app.test_client()
     second.get(link(table, 0))
-    assert second.post(link(table, 0)).status_code == 303
+    assert second.post(link(table, 0), headers=FROM_HERE).status_code == 303
     refused = first.get("/api/seat/view")
     assert refused.status_code == 403 and refused.json["code"] == "taken_over"
     assert refused.json["seat"] == 1 and refused.json["seconds_ago"] >= 0
@@ -82,9 +87,9 @@ def test_the_first_phone_can_take_its_seat_back_the_same_way(app, table):
     table.start("booty-dice", 2)
     first = join(app, table, 0)
     second = app.test_client()
-    second.post(link(table, 0))
+    second.post(link(table, 0), headers=FROM_HERE)
     assert b"Take over seat 1" in first.get(link(table, 0)).data
-    assert first.post(link(table, 0)).status_code == 303
+    assert first.post(link(table, 0), headers=FROM_HERE).status_code == 303
     assert second.get("/api/seat/view").json["code"] == "taken_over"
     assert hold_first_die(first).status_code == 200
 
@@ -141,7 +146,8 @@ def test_the_first_phones_live_stream_ends_when_its_seat_is_taken_over(tmp_path)
         try:
             stream.next()
             conn = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=10)
-            conn.request("POST", "/J/" + server.table.access.token(2))
+            conn.request("POST", "/J/" + server.table.access.token(2),
+                         headers={"Origin": f"http://127.0.0.1:{server.http.port}"})
             assert conn.getresponse().status == 303
             conn.close()
             stream.join(10)  # the stream is closed, not fed the new phone's payloads

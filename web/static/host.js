@@ -110,6 +110,7 @@
     await post("/api/host/logout", {});
     showLogin("Logged out.");
   });
+  $("handover").addEventListener("click", () => showHandover());
 
   // -- drawing ---------------------------------------------------------------------------
   function draw() {
@@ -404,7 +405,7 @@
       el("div", {class: "seat-phones", "aria-live": "polite"}, "No phone"),
       form,
       el("div", {class: "seat-buttons"},
-        el("button", {type: "button", dataset: {do: "code"}, onclick: () => showCode(number, null)},
+        el("button", {type: "button", dataset: {do: "code"}, onclick: () => showCode(number)},
            "Show code"),
         el("button", {type: "button", dataset: {do: "replace"}, onclick: () => replace(number)},
            "Replace phone"),
@@ -458,12 +459,27 @@
     loadPhones();
   }
 
-  function showCode(number, url) {
-    const seat = (payload.seats || [])[number - 1];
-    $("qr-title").textContent = `Seat ${number}${seat && seat.name ? ` - ${seat.name}` : ""}`;
-    $("qr-image").src = `/api/host/seats/${number}/qr.svg?t=${Date.now()}`;
-    $("qr-url").textContent = url || "";
+  // A code is only ever a picture to scan: no live link is put in the page's text.
+  function showQr(title, src, note, alt) {
+    $("qr-title").textContent = title;
+    $("qr-image").src = `${src}?t=${Date.now()}`;
+    $("qr-image").alt = alt;
+    $("qr-note").textContent = note;
     $("qr-dialog").showModal();
+  }
+
+  function showCode(number) {
+    const seat = (payload.seats || [])[number - 1];
+    showQr(`Seat ${number}${seat && seat.name ? ` - ${seat.name}` : ""}`,
+           `/api/host/seats/${number}/qr.svg`,
+           "Scan this code with the player's phone. It works once; the seat is told.",
+           `Join code of seat ${number}`);
+  }
+
+  function showHandover() {
+    showQr("Host on another phone", "/api/host/handover/qr.svg",
+           "Scan this code with the phone that should also be the host. It works once," +
+           " for two minutes; this page stays the host too.", "Host handover code");
   }
 
   async function replace(number) {
@@ -471,7 +487,7 @@
                              "Replace"))) return;
     const answer = await post(`/api/host/seats/${number}/replace`, {});
     if (!answer.ok) { refused(answer, `Replace seat ${number}`); return; }
-    showCode(number, answer.body.join_url || "");
+    showCode(number);
   }
 
   async function kick(number) {

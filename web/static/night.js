@@ -105,7 +105,7 @@
     const playing = payload.match ? payload.match.names.length : payload.table.seats;
     const open = [];
     for (let seat = 0; seat < playing; seat++) {
-      if (!payload.table.claimed[seat]) open.push(seat);
+      if (payload.table.open_code && payload.table.open_code[seat]) open.push(seat);
     }
     // A new match gives every seat a new link: draw the codes again then.
     const key = JSON.stringify([payload.match && payload.match.match, open]);

@@ -179,7 +179,11 @@
       if (!playing) classes.push("sitting-out");
       if (turn.includes(seat)) classes.push("turn");
       if (winners.includes(seat)) classes.push("winner");
-      const status = (!playing ? "not playing" : claimed ? "joined" : "scan to join") +
+      // A seat that had a player tonight is joined again only by a code the host shows
+      // or its own screen, never by one on this display (docs/security.md).
+      const open = !!(table.open_code && table.open_code[seat]);
+      const status = (!playing ? "not playing" : claimed ? "joined"
+        : open ? "scan to join" : "ask the host") +
         (turn.includes(seat) ? " \u00b7 their turn" : "");
       items.push(el("li", {
         class: classes.join(" "),
