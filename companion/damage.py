@@ -56,8 +56,9 @@ KEPT = ".damaged-"
 Check = Callable[[sqlite3.Connection], "str | None"]
 
 
-class DamagedFile(MutinyError, RuntimeError):
-    """One of the table's files is damaged; it was moved aside (the message says where)."""
+class StoredFileError(MutinyError, RuntimeError):
+    """One of the table's files is damaged (moved aside: the message says where), or
+    cannot be opened at all (a folder the companion may not write; nothing moved)."""
 
 
 # -- the commit note ------------------------------------------------------------------
@@ -262,7 +263,7 @@ class StoredFile:
     count: Callable[[sqlite3.Connection], int] | None = None
     also: Check | None = None
     wal_checksums: bool = False
-    error: type[MutinyError] = DamagedFile
+    error: type[MutinyError] = StoredFileError
 
     @property
     def note_path(self) -> Path:
@@ -347,7 +348,12 @@ class StoredFile:
 
     def _found_inside(self, noted: int | None) -> str | None:
         """Damage SQLite itself sees, or the count or the owner's check does."""
-        uri = f"file:{urllib.parse.quote(str(self.path))}?mode=ro"
+        # Read-only, unless a rollback journal was left hot by a kill in the middle of a
+        # write (a file without a WAL: the seat access file). A read-only connection
+        # cannot roll it back and refuses to read; a writer rolls it back as SQLite
+        # does at any open after a crash, and with no WAL its close changes nothing.
+        hot = (Path(f"{self.path}-journal").exists() and not self.wal_path.exists())
+        uri = f"file:{urllib.parse.quote(str(self.path))}?mode={'rw' if hot else 'ro'}"
         try:
             probe = sqlite3.connect(uri, uri=True)
             try:

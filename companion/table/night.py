@@ -71,7 +71,7 @@ class Night:
     the power to go before that, :meth:`missing` finds it in the journal again)."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
-        """Raises :class:`~companion.damage.DamagedFile` for a damaged file (moved aside)."""
+        """Raises :class:`~companion.damage.StoredFileError` for a damaged file (moved aside)."""
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()

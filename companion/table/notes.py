@@ -41,7 +41,7 @@ class TableNotes:
     """The host's table settings and what is left of the step timer. Thread-safe."""
 
     def __init__(self, path: str | Path):
-        """Raises :class:`~companion.damage.DamagedFile` for a damaged file (moved aside)."""
+        """Raises :class:`~companion.damage.StoredFileError` for a damaged file (moved aside)."""
         self.path = path
         self._lock = threading.Lock()
         stored = StoredFile(Path(path), "the table's notes",

@@ -289,6 +289,30 @@ def test_a_wal_torn_in_its_last_frame_is_no_alarm(tmp_path, kind):
     assert not kept_folders(path)
 
 
+def test_a_seat_access_file_killed_in_the_middle_of_a_write_is_no_alarm(tmp_path):
+    """The seat access file keeps a rollback journal: a kill in the middle of a write
+    leaves it "hot", and the open rolls that write back, as SQLite does."""
+    kind = KINDS[3]
+    live = closed(kind, tmp_path / "live")
+    writer = sqlite3.connect(live, isolation_level=None)
+    writer.execute("PRAGMA cache_size = 2")  # spills to the file mid-write, as a big one
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE seats SET name = 'half written'")
+    writer.execute("CREATE TABLE filler (x BLOB)")
+    writer.executemany("INSERT INTO filler VALUES (randomblob(3000))", [()] * 20)
+    path = tmp_path / "d" / kind.name
+    path.parent.mkdir()
+    for suffix in ("", "-journal"):
+        shutil.copyfile(f"{live}{suffix}", f"{path}{suffix}")
+    writer.execute("ROLLBACK")
+    writer.close()
+    assert Path(f"{path}-journal").stat().st_size > 0
+    access = kind.open(path)
+    assert access.names()[0] == "Ann"
+    access.close()
+    assert not kept_folders(path)
+
+
 # -- through `mutiny serve` ------------------------------------------------------------------
 def test_serve_refuses_a_damaged_night_in_one_line_and_the_next_start_says_where(tmp_path):
     """The audit's night: three matches, then the file cut to nothing. `mutiny serve`
