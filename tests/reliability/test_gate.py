@@ -13,10 +13,10 @@ import logging
 import socket
 
 import pytest
-from flask import request_started
-
 from companion.serve import HttpServer, Server, ServeOptions
 from tests.reliability.helpers import Client
+from tests.reliability.test_stalls import stranger
+from tests.web.test_quick import FlaskCount
 
 SEATS = 4
 ACT = b"/api/seat/act"
@@ -40,12 +40,6 @@ def quiet_log(caplog):
     assert "Traceback" not in caplog.text
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], \
         caplog.text
-
-
-def stranger(port: int, n: int) -> socket.socket:
-    """A connection from stranger ``n``'s own loopback address."""
-    return socket.create_connection(("127.0.0.1", port), timeout=30,
-                                    source_address=(f"127.0.0.{2 + n % 200}", 0))
 
 
 def head(*fields: bytes, target: bytes = ACT, method: bytes = b"POST",
@@ -206,18 +200,6 @@ def test_a_request_not_whole_in_time_gets_408_in_json(server, quiet_log, monkeyp
                     HALF_SENT["two lengths"], HALF_SENT["asks to continue"]):
         status, _fields, body = refused(server.http.port, request)
         assert status == 408 and json.loads(body)["code"] == "too_slow"
-
-
-class FlaskCount:
-    """How many requests reached the Flask app (its ``request_started`` signal), as
-    against the quick seat action in front of it."""
-
-    def __init__(self, app):
-        self.seen = 0
-        request_started.connect(self._started, app)
-
-    def _started(self, _sender, **_extra):
-        self.seen += 1
 
 
 def seat_zero(server) -> bytes:
