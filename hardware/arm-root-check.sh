@@ -290,14 +290,15 @@ install_in_root() {
     mkdir -p "$ROOT/boot/firmware"
     [ -f "$ROOT/boot/firmware/config.txt" ] || echo "# the Pi's own settings" \
         > "$ROOT/boot/firmware/config.txt"
-    in_root bash "$CHECK_SRC/hardware/install.sh" --seats 4 \
-        --hotspot MutinyCheck --password 'aye aye cap' --hostname mutiny
+    # The hotspot's password on standard input: install.sh takes none as an argument.
+    printf 'aye aye cap\n' | in_root bash "$CHECK_SRC/hardware/install.sh" --seats 4 \
+        --hotspot MutinyCheck --hostname mutiny
     say "-- stubbed calls:"
     sed 's/^/   /' "$ROOT$STUB_STATE/log"
     say "-- running it again changes nothing:"
     local again
-    again=$(in_root bash "$CHECK_SRC/hardware/install.sh" --seats 4 \
-        --hotspot MutinyCheck --password 'aye aye cap' --hostname mutiny)
+    again=$(printf 'aye aye cap\n' | in_root bash "$CHECK_SRC/hardware/install.sh" --seats 4 \
+        --hotspot MutinyCheck --hostname mutiny)
     printf '%s\n' "$again"
     [ "$(printf '%s\n' "$again" | tail -n 1)" = "Nothing to change: Mutiny Table is installed." ]
 }

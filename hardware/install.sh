@@ -2,11 +2,13 @@
 # Mutiny Table installer for Raspberry Pi OS (Bookworm or later). Run once, as root:
 #
 #   sudo hardware/install.sh                          # I2C, user, venv, service
-#   sudo hardware/install.sh --seats 6 --hotspot MutinyTable --password 'aye aye cap'
+#   sudo hardware/install.sh --seats 6 --hotspot MutinyTable   # asks for the password
 #   sudo hardware/install.sh --dry-run                # print every change, make none
 #
 # Running it again changes nothing that is already as it should be; it prints each
-# change it makes (or would make) and a count at the end.
+# change it makes (or would make) and a count at the end. The hotspot's password is
+# never an argument (every user sees arguments in ps): it is asked for, or read from
+# --hotspot-password-file FILE, or from standard input when that is not a terminal.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,20 +23,26 @@ PREFIX=/opt/mutiny
 DATA=/var/lib/mutiny
 PORT=80
 HOTSPOT_SSID=""
-HOTSPOT_PASSWORD=""
+HOTSPOT_PASSWORD=""  # read by read_hotspot_password, never from an argument
+HOTSPOT_PASSWORD_FILE=""
+HOTSPOT=mutiny-hotspot  # the NetworkManager connection's name
+NM_CONNECTIONS=/etc/NetworkManager/system-connections
 HOTSPOT_ADDRESS=10.42.0.1
 HOST_NAME=""
 CHANGES=0
 
 usage() {
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     cat <<'USAGE'
 Options:
   --seats 4|6|8        the table config to start from (hardware/table-N.toml)
   --config FILE        start from this table config instead
   --port N             web port (default 80)
-  --hotspot SSID       make a Wi-Fi hotspot with this name (NetworkManager)
-  --password PASS      the hotspot's WPA2 password (8 to 63 characters)
+  --hotspot SSID       make a Wi-Fi hotspot with this name (NetworkManager); its
+                       WPA2 password (8 to 63 characters) is asked for
+  --hotspot-password-file FILE
+                       read the password from FILE's first line instead (- for
+                       standard input)
   --hostname NAME      set the Pi's name (phones can use http://NAME.local/)
   --dry-run            print every change that would be made, and make none
   --root DIR           install below DIR instead of / (for tests)
@@ -47,7 +55,12 @@ while [ $# -gt 0 ]; do
         --config) CONFIG_FROM=$2; shift 2 ;;
         --port) PORT=$2; shift 2 ;;
         --hotspot) HOTSPOT_SSID=$2; shift 2 ;;
-        --password) HOTSPOT_PASSWORD=$2; shift 2 ;;
+        --hotspot-password-file) HOTSPOT_PASSWORD_FILE=$2; shift 2 ;;
+        --password|--password=*)
+            echo "install.sh: the hotspot password is not taken as an argument (every user" \
+                 "sees arguments in ps, and the shell keeps them in its history): leave it" \
+                 "out to be asked, or use --hotspot-password-file FILE (- for standard input)" >&2
+            exit 2 ;;
         --hostname) HOST_NAME=$2; shift 2 ;;
         --dry-run) DRY_RUN=1; shift ;;
         --root) ROOT=$2; shift 2 ;;
@@ -59,59 +72,43 @@ done
 # -- how every change is made -----------------------------------------------------------
 say() { printf '%s\n' "$*"; }
 
-# masked TEXT: TEXT with the hotspot password starred out, so a dry run (often pasted
-# into a chat for help) never shows it.
-masked() {
-    local text=$1
-    [ -z "$HOTSPOT_PASSWORD" ] || text=${text//"$HOTSPOT_PASSWORD"/********}
-    printf '%s\n' "$text"
-}
-
 # change DESCRIPTION COMMAND...: run a command that changes the system (or, with
 # --dry-run, say that it would).
 change() {
     local what=$1; shift
     CHANGES=$((CHANGES + 1))
     if [ "$DRY_RUN" = 1 ]; then
-        say "would: $what  [$(masked "$*")]"
+        say "would: $what  [$*]"
     else
         say "change: $what"
         "$@"
     fi
 }
 
-# put_file PATH MODE: write stdin to PATH (below ROOT) unless it already holds exactly that.
-put_file() {
-    local path=$ROOT$1 mode=$2 content
-    content=$(cat)
+# put_text PATH MODE TEXT [WHAT]: make PATH (below ROOT) hold TEXT with MODE, unless it
+# already does (status 1). A shell function, so TEXT (a keyfile with a password) is in
+# no process's arguments; the file is made with MODE from the start (umask), written
+# beside its place and renamed over it, so no one reads it half written or too open.
+put_text() {
+    local path=$ROOT$1 mode=$2 content=$3 what=${4:-write $1}
     if [ -f "$path" ] && [ "$(cat "$path")" = "$content" ]; then
         return 1
     fi
     CHANGES=$((CHANGES + 1))
     if [ "$DRY_RUN" = 1 ]; then
-        say "would: write $1"
+        say "would: $what"
     else
-        say "change: write $1"
+        say "change: $what"
         mkdir -p "$(dirname "$path")"
-        printf '%s\n' "$content" > "$path"
-        chmod "$mode" "$path"
+        (umask 077 && printf '%s\n' "$content" > "$path.mutiny-new")
+        chmod "$mode" "$path.mutiny-new"
+        mv -f "$path.mutiny-new" "$path"
     fi
 }
 
-# ensure_line PATH LINE: append LINE to PATH (below ROOT) unless it is there already.
-ensure_line() {
-    local path=$ROOT$1 line=$2
-    if [ -f "$path" ] && grep -qxF -- "$line" "$path"; then
-        return 0
-    fi
-    CHANGES=$((CHANGES + 1))
-    if [ "$DRY_RUN" = 1 ]; then
-        say "would: add '$line' to $1"
-    else
-        say "change: add '$line' to $1"
-        mkdir -p "$(dirname "$path")"
-        printf '%s\n' "$line" >> "$path"
-    fi
+# put_file PATH MODE: put_text with stdin's text.
+put_file() {
+    put_text "$1" "$2" "$(cat)"
 }
 
 # table_config: the table config the companion will run with: the one already in
@@ -155,9 +152,13 @@ check_system() {
 
 check_arguments() {
     case "$SEATS" in 4|6|8) ;; *) echo "install.sh: --seats takes 4, 6 or 8" >&2; exit 2 ;; esac
-    if [ -n "$HOTSPOT_SSID" ] && { [ ${#HOTSPOT_PASSWORD} -lt 8 ] || [ ${#HOTSPOT_PASSWORD} -gt 63 ]; }; then
-        echo "install.sh: --hotspot needs a --password of 8 to 63 characters" >&2
+    if [ -n "$HOTSPOT_PASSWORD_FILE" ] && [ -z "$HOTSPOT_SSID" ]; then
+        echo "install.sh: --hotspot-password-file goes with --hotspot NAME" >&2
         exit 2
+    fi
+    if [ -n "$HOTSPOT_SSID" ]; then
+        check_hotspot_name
+        read_hotspot_password
     fi
     check_system
     if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
@@ -167,21 +168,185 @@ check_arguments() {
 }
 
 # -- the steps ------------------------------------------------------------------------------
+#: On a Pi 3, Zero 2 W and Pi 4 the I2C controllers divide their clock from the GPU core
+#: clock, which the firmware scales with load (400/250 MHz on a Pi 3 and Zero 2 W,
+#: 500/200 MHz on a Pi 4): the bus would run slower, or briefly faster, than its
+#: baudrate. Pinned as Raspberry Pi's documentation does for clocks divided from the
+#: core (the mini UART, SPI): at 250 MHz on a Pi 3 and Zero 2 W, at 500 on a Pi 4 (its
+#: displays need 500). A Pi 5's I2C is on its RP1 chip, on a clock of its own.
+CORE_CLOCK=(pi3:core_freq=250 pi3:core_freq_min=250 pi02:core_freq=250
+            pi02:core_freq_min=250 pi4:core_freq=500 pi4:core_freq_min=500)
+
 step_i2c() {
-    say "1. I2C at 400 kHz"
+    say "1. I2C at 400 kHz, the core clock fixed"
     if command -v raspi-config >/dev/null && [ "$(raspi-config nonint get_i2c)" != 0 ]; then
         change "enable I2C" raspi-config nonint do_i2c 0
     fi
     local boot=/boot/firmware/config.txt
     [ -f "$ROOT$boot" ] || [ ! -f "$ROOT/boot/config.txt" ] || boot=/boot/config.txt
-    local before=$CHANGES lines line
+    local lines line wanted=() new notes
     # Bus 1 always; bus 0 (GPIO0/1, the HAT ID pins) only for a table config with
     # screens on it (table-6/8.toml), a second bus drawn at the same time as bus 1.
     lines=$(overlay_lines "$(table_config)")
     while IFS= read -r line; do
-        if [ -n "$line" ]; then ensure_line "$boot" "$line"; fi
+        if [ -n "$line" ]; then wanted+=("all:$line"); fi
     done <<< "$lines"
-    [ "$CHANGES" = "$before" ] || REBOOT=1
+    new=$(mktemp)
+    notes=$(boot_config "$ROOT$boot" "$new" "${wanted[@]}" "${CORE_CLOCK[@]}")
+    [ -z "$notes" ] || printf '%s\n' "$notes" | sed 's/^/  /'
+    if [ ! -f "$ROOT$boot" ] || ! cmp -s "$new" "$ROOT$boot"; then
+        change "write the settings above to $boot" replace_file "$new" "$ROOT$boot"
+        REBOOT=1
+    fi
+    rm -f "$new"
+}
+
+# replace_file NEW PATH: PATH gets NEW's text, renamed into place (a power cut leaves
+# the old file or the new one, never half of one).
+replace_file() {
+    mkdir -p "$(dirname "$2")"
+    cp "$1" "$2.mutiny-new"
+    mv -f "$2.mutiny-new" "$2"
+}
+
+# boot_config FILE NEW FILTER:LINE...: write to NEW config.txt FILE with each LINE set
+# once, and print what it keeps, sets, adds and removes. A LINE for [all] that FILE
+# already sets for every model is put right where it stands; the rest go in the
+# installer's own block, which starts with [all] and ends with [all], so no model
+# section above it can swallow them and nothing after it lands in a model section. A
+# baudrate is the builder's once set (tuned down for long leads): the default is
+# written only where no line sets that bus's baudrate. The system's python3 runs it.
+boot_config() {
+    python3 - "$@" <<'PY'
+import sys
+
+path, out, *wanted = sys.argv[1:]
+BEGIN = "# >>> Mutiny Table: hardware/install.sh keeps the lines down to the <<< line"
+END = "# <<< Mutiny Table"
+ABOUT = "# I2C for the seats' screens; the core clock fixed where the I2C clock follows it"
+ALIASES = {"i2c": "i2c_arm", "i2c1": "i2c_arm", "i2c0": "i2c_vc",
+           "i2c_baudrate": "i2c_arm_baudrate", "i2c1_baudrate": "i2c_arm_baudrate",
+           "i2c0_baudrate": "i2c_vc_baudrate"}
+ON = {"", "on", "true", "yes", "okay", "1"}
+
+
+def settings(line):
+    """What an active line sets: [(key, value)]; dtparam=a=on,b -> dtparam:a, dtparam:b."""
+    text = line.strip()
+    if not text or text[0] in "#[" or "=" not in text:
+        return []
+    name, _, value = text.partition("=")
+    if name.strip() != "dtparam":
+        return [(name.strip(), value.strip())]
+    out = []
+    for part in value.split(","):
+        param, _, val = part.partition("=")
+        out.append(("dtparam:" + ALIASES.get(param.strip(), param.strip()), val.strip()))
+    return out
+
+
+def same(key, have, want):
+    if key.startswith("dtparam:") and not key.endswith("_baudrate"):
+        return (have.lower() in ON) == (want.lower() in ON)
+    return have == want
+
+
+def set_in(line, key, value):
+    """LINE with KEY set to VALUE (one parameter of a dtparam list, or the whole line)."""
+    name, _, rest = line.strip().partition("=")
+    if name.strip() != "dtparam":
+        return "%s=%s" % (name.strip(), value)
+    parts = []
+    for part in rest.split(","):
+        param = part.partition("=")[0].strip()
+        hit = "dtparam:" + ALIASES.get(param, param) == key
+        parts.append("%s=%s" % (key.split(":", 1)[1], value) if hit else part.strip())
+    return "dtparam=" + ",".join(parts)
+
+
+try:
+    with open(path) as file:
+        lines = file.read().splitlines()
+except FileNotFoundError:
+    lines = []
+outside, old_block, at = [], [], None
+for line in lines:
+    if line.strip() == BEGIN and at is None:
+        at = len(outside)
+        old_block.append(line)
+    elif at is not None and old_block and old_block[-1].strip() != END:
+        old_block.append(line)
+    else:
+        outside.append(line)
+
+section = {}  # index in outside -> the filter it is under, None for every model
+current = None
+for index, line in enumerate(outside):
+    text = line.strip()
+    if text.startswith("["):
+        current = None if text.lower() == "[all]" else text
+    section[index] = current
+
+notes, block_all, models = [], [], {}
+for item in wanted:
+    where, line = item.split(":", 1)
+    key, value = settings(line)[0]
+    found = [(index, have) for index, text in enumerate(outside)
+             for k, have in settings(text) if k == key]
+    if key.endswith("_baudrate"):
+        if found:
+            index, have = found[-1]
+            under = ", only under %s" % section[index] if section[index] else ""
+            notes.append("keep %s (line %d%s): a baudrate set is yours; %s is written "
+                         "only where none is" % (outside[index].strip(), index + 1, under,
+                                                 value))
+            continue
+        mine = [text for text in old_block for k, _ in settings(text) if k == key]
+        if mine and mine[-1].strip() != line:
+            notes.append("keep %s in the installer's block: a baudrate set is yours"
+                         % mine[-1].strip())
+        block_all.append(mine[-1].strip() if mine else line)
+        continue
+    if where == "all":
+        every = [(index, have) for index, have in found if section[index] is None]
+        if every:
+            index, have = every[-1]
+            if not same(key, have, value):
+                fixed = set_in(outside[index], key, value)
+                notes.append("set %s in place of %s (line %d)"
+                             % (fixed, outside[index].strip(), index + 1))
+                outside[index] = fixed
+            continue
+        block_all.append(line)
+    else:
+        models.setdefault(where, []).append(line)
+
+block = []
+if block_all or models:
+    block = [BEGIN, ABOUT, "[all]"]
+    if block_all:
+        # Ends any overlay's parameters above, so these dtparams reach the Pi's own tree.
+        block += ["dtoverlay="] + block_all
+    for where, model_lines in models.items():
+        block += ["[%s]" % where] + model_lines
+    block += ["[all]", END]
+old_set = {text.strip() for text in old_block}
+new_set = {text.strip() for text in block}
+under = "all"
+for text in block:
+    if text.startswith("["):
+        under = text.strip("[]")
+    elif settings(text) and text not in old_set and text != "dtoverlay=":
+        notes.append("add %s (under [%s], in the installer's block)" % (text, under))
+for text in old_block:
+    if settings(text) and text.strip() not in new_set | {"dtoverlay="}:
+        notes.append("remove %s from the installer's block" % text.strip())
+if at is None:
+    at = len(outside)
+with open(out, "w") as file:
+    file.write("\n".join(outside[:at] + block + outside[at:]) + "\n")
+print("\n".join(notes))
+PY
 }
 
 step_packages() {
@@ -326,7 +491,7 @@ step_service() {
                -e "s#@SRC@#$PREFIX/src#g" -e "s#@DATA@#$DATA#g" \
                -e "s#@CONFIG@#/etc/mutiny/table.toml#g" -e "s#@PORT@#$PORT#g" \
                "$SRC_IN/hardware/mutiny.service.in")
-    if printf '%s\n' "$unit" | put_file /etc/systemd/system/mutiny.service 0644; then
+    if put_text /etc/systemd/system/mutiny.service 0644 "$unit"; then
         change "reload systemd" systemctl daemon-reload
         SOURCE_CHANGED=1
     fi
@@ -340,27 +505,113 @@ step_service() {
     fi
 }
 
-# The security `nmcli device wifi hotspot` itself gives an access point on a card with
-# WPA2 (RSN): WPA2-PSK with AES (CCMP) only, and protected management frames off (the
-# Pi's brcmfmac Wi-Fi and many phones fail to associate with PMF on in AP mode).
-HOTSPOT_SECURITY=(wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp
-                  wifi-sec.group ccmp wifi-sec.pmf disable)
+# -- the hotspot -------------------------------------------------------------------------
+# check_hotspot_name: a Wi-Fi name of 1 to 32 bytes that the keyfile holds as it is.
+check_hotspot_name() {
+    local LC_ALL=C name=$HOTSPOT_SSID
+    if [ ${#name} -lt 1 ] || [ ${#name} -gt 32 ] || [[ $name == *[\\\;]* ]] ||
+        [[ $name =~ [[:cntrl:]] ]] || [[ $name == " "* ]] || [[ $name == *" " ]]; then
+        echo "install.sh: --hotspot takes a name of 1 to 32 bytes, without \\ or ;" \
+             "and not starting or ending with a space" >&2
+        exit 2
+    fi
+}
 
+# read_hotspot_password: the password from --hotspot-password-file (- for standard
+# input), else asked for twice on a terminal, else read from standard input. Only
+# shell builtins touch it, so it is in no process's arguments.
+read_hotspot_password() {
+    local file=$HOTSPOT_PASSWORD_FILE again
+    if [ "$file" = - ]; then
+        IFS= read -r HOTSPOT_PASSWORD || true
+    elif [ -n "$file" ]; then
+        if [ ! -r "$file" ]; then
+            echo "install.sh: cannot read the password file $file" >&2
+            exit 2
+        fi
+        IFS= read -r HOTSPOT_PASSWORD < "$file" || true
+    elif [ -t 0 ]; then
+        IFS= read -r -s -p "Password for the Wi-Fi '$HOTSPOT_SSID' (8 to 63 characters): " \
+            HOTSPOT_PASSWORD
+        echo >&2
+        IFS= read -r -s -p "The same again: " again
+        echo >&2
+        if [ "$again" != "$HOTSPOT_PASSWORD" ]; then
+            echo "install.sh: the two passwords differ" >&2
+            exit 2
+        fi
+    else
+        IFS= read -r HOTSPOT_PASSWORD || true
+    fi
+    HOTSPOT_PASSWORD=${HOTSPOT_PASSWORD%$'\r'}
+    local LC_ALL=C
+    if ! [[ $HOTSPOT_PASSWORD =~ ^[[:print:]]{8,63}$ ]]; then
+        echo "install.sh: the hotspot needs a password of 8 to 63 characters (letters," \
+             "digits, spaces and ASCII signs), WPA2's rule" >&2
+        exit 2
+    fi
+}
+
+# keyfile_escape TEXT: TEXT as a string value of a NetworkManager keyfile (a GLib key
+# file): backslashes doubled, spaces as \s (a leading or trailing one would be lost).
+keyfile_escape() {
+    local text=${1//\\/\\\\}
+    printf '%s' "${text// /\\s}"
+}
+
+# hotspot_keyfile UUID: the connection as NetworkManager keeps it, password included.
+# The security is what `nmcli device wifi hotspot` itself sets up on a card with WPA2
+# (RSN): WPA2-PSK with AES (CCMP) only, and protected management frames off (pmf=1:
+# the Pi's brcmfmac Wi-Fi and many phones fail to associate with PMF on in AP mode).
+# printf is a builtin: the password is in no process's arguments.
+hotspot_keyfile() {
+    printf '%s\n' "[connection]" "id=$HOTSPOT" "uuid=$1" "type=wifi" \
+        "interface-name=wlan0" "autoconnect=true" "autoconnect-priority=100" "" \
+        "[wifi]" "band=bg" "mode=ap" "ssid=$HOTSPOT_SSID" "" \
+        "[wifi-security]" "group=ccmp;" "key-mgmt=wpa-psk" "pairwise=ccmp;" "pmf=1" \
+        "proto=rsn;" "psk=$(keyfile_escape "$HOTSPOT_PASSWORD")" "" \
+        "[ipv4]" "address1=$HOTSPOT_ADDRESS/24" "method=shared" "" \
+        "[ipv6]" "addr-gen-mode=default" "method=auto"
+}
+
+nm_has_hotspot() {
+    nmcli -t -f NAME connection show 2>/dev/null | grep -qx "$HOTSPOT"
+}
+
+# hotspot_uuid: the connection's UUID: the keyfile's, else the one NetworkManager has
+# (a hotspot an earlier installer made with `nmcli connection add`), else a new one.
+hotspot_uuid() {
+    local keyfile=$ROOT$NM_CONNECTIONS/$HOTSPOT.nmconnection uuid=""
+    if [ -f "$keyfile" ]; then
+        uuid=$(sed -n 's/^uuid=//p' "$keyfile" 2>/dev/null | head -n 1 || true)
+    fi
+    if [ -z "$uuid" ] && nm_has_hotspot; then
+        uuid=$(nmcli -g connection.uuid connection show "$HOTSPOT" 2>/dev/null || true)
+    fi
+    [ -n "$uuid" ] || uuid=$(cat /proc/sys/kernel/random/uuid)
+    printf '%s\n' "$uuid"
+}
+
+# The hotspot is a keyfile NetworkManager is told to load, not `nmcli connection add` or
+# `modify`: those take the password as an argument (seen in ps by every user), and a
+# keyfile written by a builtin, mode 600 from the start, shows it to no one. Comparing
+# the file also tells a changed name or password from an unchanged one.
 step_hotspot() {
     [ -n "$HOTSPOT_SSID" ] || return 0
     say "7. Wi-Fi hotspot '$HOTSPOT_SSID' with a captive portal"
-    if ! nmcli -t -f NAME connection show 2>/dev/null | grep -qx mutiny-hotspot; then
-        change "create the hotspot" nmcli connection add type wifi ifname wlan0 \
-            con-name mutiny-hotspot autoconnect yes connection.autoconnect-priority 100 \
-            ssid "$HOTSPOT_SSID" \
-            802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
-            ipv4.addresses "$HOTSPOT_ADDRESS/24" "${HOTSPOT_SECURITY[@]}" \
-            wifi-sec.psk "$HOTSPOT_PASSWORD"
+    local keyfile=$NM_CONNECTIONS/$HOTSPOT.nmconnection what="create the hotspot" text
+    if [ -f "$ROOT$keyfile" ] || nm_has_hotspot; then
+        what="change the hotspot (its name or password)"
+    fi
+    text=$(hotspot_keyfile "$(hotspot_uuid)")
+    if put_text "$keyfile" 0600 "$text" "write $keyfile (mode 600)"; then
+        change "$what: NetworkManager loads $keyfile" nmcli connection load "$ROOT$keyfile"
+        HOTSPOT_CHANGED=1
     fi
     # NetworkManager's shared mode runs dnsmasq: answer every name with the Pi, so a
     # phone's "am I online?" check lands on the game.
-    printf 'address=/#/%s\n' "$HOTSPOT_ADDRESS" |
-        put_file /etc/NetworkManager/dnsmasq-shared.d/mutiny-portal.conf 0644 || true
+    put_text /etc/NetworkManager/dnsmasq-shared.d/mutiny-portal.conf 0644 \
+        "address=/#/$HOTSPOT_ADDRESS" || true
 }
 
 step_hostname() {
@@ -391,6 +642,10 @@ main() {
         say "$CHANGES changes made."
         if [ "${REBOOT:-0}" = 1 ]; then
             say "The I2C settings in config.txt take effect after a reboot: sudo reboot"
+        fi
+        if [ "${HOTSPOT_CHANGED:-0}" = 1 ]; then
+            say "The hotspot '$HOTSPOT_SSID' is on from the next boot (or now, ending any"
+            say "Wi-Fi session: sudo nmcli connection up $HOTSPOT)."
         fi
         say "Check the table (the doctor needs the seats to itself):"
         say "  sudo systemctl stop mutiny"

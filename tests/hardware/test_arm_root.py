@@ -83,9 +83,10 @@ def test_the_stand_ins_keep_their_state_so_a_second_install_changes_nothing(mach
                    f'for name in "${{STUBBED[@]}}"; do stub_body "$name" > "{bin_folder}/$name";'
                    f' chmod 0755 "{bin_folder}/$name"; done')
     assert made.returncode == 0, made.stderr
-    args = ["bash", str(INSTALL), "--root", str(root), "--hotspot", "Mutiny", "--password",
-            "aye aye cap", "--hostname", "mutiny"]
-    first = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    args = ["bash", str(INSTALL), "--root", str(root), "--hotspot", "Mutiny",
+            "--hostname", "mutiny"]  # the password on standard input
+    first = subprocess.run(args, env=env, input="aye aye cap\n", capture_output=True,
+                           text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     assert "change: create the hotspot" in first.stdout
     calls = (stub_state / "log").read_text().splitlines()
@@ -94,7 +95,8 @@ def test_the_stand_ins_keep_their_state_so_a_second_install_changes_nothing(mach
     assert "hostnamectl set-hostname mutiny" in calls
     assert (stub_state / "hostname").read_text() == "mutiny\n"
     count = len(changes_logged(state))
-    second = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(args, env=env, input="aye aye cap\n", capture_output=True,
+                            text=True, timeout=120)
     assert second.stdout.strip().endswith("Nothing to change: Mutiny Table is installed.")
     assert len(changes_logged(state)) == count
     assert len((stub_state / "log").read_text().splitlines()) > len(calls)  # asked, not changed

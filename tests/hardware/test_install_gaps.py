@@ -1,11 +1,12 @@
 """hardware/install.sh on what a first install meets: stale package lists, an archive
-without python3-lgpio, the hotspot's WPA2 settings, a password kept out of the dry run,
-pods that install from the service's venv, and the Python the system has (Bookworm's
-3.11, Trixie's 3.13, an older one refused). Same scratch root and stubs as
-test_install.py."""
+without python3-lgpio, the hotspot's WPA2 settings, its password in no process's
+arguments and never shown, a hotspot renamed or given a new password, pods that install
+from the service's venv, and the Python the system has (Bookworm's 3.11, Trixie's 3.13,
+an older one refused). Same scratch root and stubs as test_install.py."""
 from __future__ import annotations
 
 import subprocess
+import uuid
 
 from tests.hardware.test_install import (  # noqa: F401 (machine is a fixture)
     INSTALL, STUBS, changes_logged, install, machine)
@@ -52,28 +53,116 @@ def test_nothing_missing_means_no_package_list_update(machine):
     assert [line for line in logged(state) if line.startswith("apt-get")] == before
 
 
+KEYFILE = "etc/NetworkManager/system-connections/mutiny-hotspot.nmconnection"
+
+
+def keyfile(text: str) -> dict[str, dict[str, str]]:
+    """A NetworkManager keyfile's groups and keys (GLib key file syntax)."""
+    groups: dict[str, dict[str, str]] = {}
+    group = ""
+    for line in text.splitlines():
+        if line.startswith("["):
+            group = line.strip("[]")
+            groups[group] = {}
+        elif "=" in line:
+            key, _, value = line.partition("=")
+            groups[group][key] = value
+    return groups
+
+
+def loaded(state) -> list[dict[str, dict[str, str]]]:
+    """Every keyfile the stand-in nmcli was asked to load, in order."""
+    files = sorted(state.glob("loaded-*.conf"), key=lambda f: int(f.stem.split("-")[1]))
+    return [keyfile(f.read_text()) for f in files]
+
+
 def test_the_hotspot_gets_networkmanagers_own_wpa2_settings(machine):
+    root, state, _env = machine
+    install(machine, "--hotspot", "Mutiny", password=PASSWORD)
+    [load] = [line for line in logged(state) if line.startswith("nmcli connection load")]
+    assert load == f"nmcli connection load {root}/{KEYFILE}"
+    [conf] = loaded(state)
+    assert conf["connection"]["id"] == "mutiny-hotspot"
+    assert conf["connection"]["autoconnect-priority"] == "100"
+    assert conf["wifi"] == {"band": "bg", "mode": "ap", "ssid": "Mutiny"}
+    assert conf["wifi-security"] == {"group": "ccmp;", "key-mgmt": "wpa-psk",
+                                     "pairwise": "ccmp;", "pmf": "1", "proto": "rsn;",
+                                     "psk": PASSWORD.replace(" ", "\\s")}
+    assert conf["ipv4"] == {"address1": "10.42.0.1/24", "method": "shared"}
+    assert (state / "loaded-0.mode").read_text().strip() == "600"
+    assert oct((root / KEYFILE).stat().st_mode & 0o777) == "0o600"
+
+
+def test_the_password_is_in_no_processs_arguments(machine):
+    """The stand-in nmcli records every process's arguments at the moment it loads the
+    keyfile (install.sh's own among them) and every stand-in logs its own: the
+    password is in none, whether it came on standard input or from a file."""
+    root, state, _env = machine
+    secret = "sea " + uuid.uuid4().hex[:12]  # no other process here can hold it
+    install(machine, "--hotspot", "Mutiny", password=secret)
+    password_file = root.parent / "hotspot-password"
+    password_file.write_text("new " + secret + "\n")
+    install(machine, "--hotspot", "Mutiny", "--hotspot-password-file", str(password_file))
+    argv = (state / "argv").read_text()
+    assert argv.count("install.sh --root") >= 2  # install.sh itself, both times
+    assert "--hotspot Mutiny" in argv
+    assert secret not in argv and secret.replace(" ", "\\s") not in argv
+    assert secret not in (state / "log").read_text()
+    first, second = loaded(state)
+    assert first["wifi-security"]["psk"] == secret.replace(" ", "\\s")
+    assert second["wifi-security"]["psk"] == ("new " + secret).replace(" ", "\\s")
+
+
+def test_a_new_name_or_password_changes_the_hotspot(machine):
+    root, state, _env = machine
+    install(machine, "--hotspot", "Mutiny", password=PASSWORD)
+    same = install(machine, "--hotspot", "Mutiny", password=PASSWORD)
+    assert same.strip().endswith("Nothing to change: Mutiny Table is installed.")
+    renamed = install(machine, "--hotspot", "Mutiny Deck", password=PASSWORD)
+    assert "change: change the hotspot (its name or password)" in renamed
+    repassed = install(machine, "--hotspot", "Mutiny Deck", password="walk the plank")
+    assert "change: change the hotspot (its name or password)" in repassed
+    assert "sudo nmcli connection up mutiny-hotspot" in repassed
+    first, second, third = loaded(state)
+    assert second["wifi"]["ssid"] == "Mutiny Deck"
+    assert third["wifi-security"]["psk"] == "walk\\sthe\\splank"
+    uuids = {conf["connection"]["uuid"] for conf in (first, second, third)}
+    assert len(uuids) == 1  # the same connection, changed
+    assert keyfile((root / KEYFILE).read_text()) == third
+
+
+def test_a_hotspot_an_earlier_installer_made_keeps_its_connection(machine):
+    """`nmcli connection add` made it, so NetworkManager knows it: the keyfile takes
+    its UUID, and NetworkManager changes that connection rather than adding one."""
     _root, state, _env = machine
-    install(machine, "--hotspot", "Mutiny", "--password", PASSWORD)
-    [add] = [line for line in logged(state) if line.startswith("nmcli connection add")]
-    for setting in ("wifi-sec.key-mgmt wpa-psk", "wifi-sec.proto rsn",
-                    "wifi-sec.pairwise ccmp", "wifi-sec.group ccmp", "wifi-sec.pmf disable",
-                    "802-11-wireless.mode ap", "ipv4.method shared",
-                    f"wifi-sec.psk {PASSWORD}"):
-        assert f" {setting}" in add, setting
+    (state / "nm").write_text("mutiny-hotspot\n")
+    (state / "nm-uuid").write_text("6f1c0e52-3c2a-4d55-9d0e-2b1f2c7d9a11\n")
+    out = install(machine, "--hotspot", "Mutiny", password=PASSWORD)
+    assert "change: change the hotspot (its name or password)" in out
+    [conf] = loaded(state)
+    assert conf["connection"]["uuid"] == "6f1c0e52-3c2a-4d55-9d0e-2b1f2c7d9a11"
 
 
 def test_a_dry_run_never_shows_the_wifi_password(machine):
-    out = install(machine, "--dry-run", "--hotspot", "Mutiny", "--password", PASSWORD)
-    [hotspot] = [line for line in out.splitlines() if line.startswith("would: create the hotspot")]
-    assert PASSWORD not in out
-    assert "wifi-sec.psk ********" in hotspot and "ssid Mutiny" in hotspot
+    root, state, _env = machine
+    out = install(machine, "--dry-run", "--hotspot", "Mutiny", password=PASSWORD)
+    assert "would: create the hotspot: NetworkManager loads" in out
+    assert f"would: write /{KEYFILE} (mode 600)" in out
+    assert PASSWORD not in out and PASSWORD.replace(" ", "\\s") not in out
+    assert not (root / KEYFILE).exists() and not (state / "argv").exists()
 
 
-def test_a_password_that_is_also_an_ordinary_word_is_still_hidden(machine):
-    out = install(machine, "--dry-run", "--hotspot", "Mutiny", "--password", "mutiny-hotspot")
-    assert "mutiny-hotspot" not in out.replace("con-name ********", "")
-    assert "wifi-sec.psk ********" in out
+def test_the_password_can_come_from_a_file_or_standard_input_never_an_argument(machine):
+    root, state, env = machine
+    secret_file = root.parent / "secret"
+    secret_file.write_text(PASSWORD + "\r\n")  # a file saved on Windows
+    install(machine, "--hotspot", "Mutiny", "--hotspot-password-file", str(secret_file))
+    install(machine, "--hotspot", "Mutiny", "--hotspot-password-file", "-", password="pieces of 8")
+    assert [conf["wifi-security"]["psk"] for conf in loaded(state)] == [
+        PASSWORD.replace(" ", "\\s"), "pieces\\sof\\s8"]
+    refused = subprocess.run(["bash", str(INSTALL), "--root", str(root), "--hotspot", "Mutiny",
+                              "--password", PASSWORD], env=env, capture_output=True, text=True)
+    assert refused.returncode == 2 and "not taken as an argument" in refused.stderr
 
 
 def test_pods_install_from_the_service_venv_and_mutiny_is_on_the_path(machine):
@@ -146,7 +235,7 @@ def test_trixie_with_python_3_13_installs(machine):
     (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\n'
                                          'VERSION_CODENAME=trixie\n')
     stub(machine, "python3", python_reporting("3.13"))
-    out = install(machine, "--seats", "6", "--hotspot", "Mutiny", "--password", PASSWORD)
+    out = install(machine, "--seats", "6", "--hotspot", "Mutiny", password=PASSWORD)
     assert "System: Debian GNU/Linux 13 (trixie), Python 3.13" in out
     assert "changes made" in out
 
