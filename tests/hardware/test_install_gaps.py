@@ -5,6 +5,7 @@ from the service's venv, and the Python the system has (Bookworm's 3.11, Trixie'
 an older one refused). Same scratch root and stubs as test_install.py."""
 from __future__ import annotations
 
+import os
 import subprocess
 import uuid
 
@@ -279,3 +280,30 @@ def test_a_pip_that_failed_is_run_again_next_time(machine):
     assert "change: install the companion" in out
     assert len([line for line in logged(state) if "--editable" in line]) == 2
     assert install(machine).strip().endswith("Nothing to change: Mutiny Table is installed.")
+
+
+def test_on_a_terminal_the_password_is_asked_for_twice(machine):
+    """Standard input a terminal (a pty here): asked twice, not echoed; two that
+    differ are refused before anything changes."""
+    root, state, env = machine
+
+    def asked(first: str, second: str) -> subprocess.CompletedProcess:
+        controller, terminal = os.openpty()
+        os.write(controller, f"{first}\n{second}\n".encode())
+        try:
+            return subprocess.run(["bash", str(INSTALL), "--root", str(root), "--hotspot",
+                                   "Mutiny"], env=env, stdin=terminal, capture_output=True,
+                                  text=True, timeout=120)
+        finally:
+            os.close(terminal)
+            os.close(controller)
+
+    refused = asked(PASSWORD, "aye aye sir")
+    assert refused.returncode == 2 and "the two passwords differ" in refused.stderr
+    assert "Password for the Wi-Fi 'Mutiny'" in refused.stderr
+    assert changes_logged(state) == []
+    done = asked(PASSWORD, PASSWORD)
+    assert done.returncode == 0, done.stderr
+    assert PASSWORD not in done.stdout + done.stderr
+    assert [conf["wifi-security"]["psk"] for conf in loaded(state)] == [
+        PASSWORD.replace(" ", "\\s")]
