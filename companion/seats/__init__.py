@@ -17,20 +17,22 @@ from companion.clocks import Clock, ManualClock, MonotonicClock
 
 from .backends import RecordingBus, SimTable, TableHardware, default_backend, open_seats
 from .buttons import SeatButton, SeatButtons
+from .health import PartFault, SeatWatch
 from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_buses,
                      i2c_bus_exists, i2c_root_bus, load_table_config, parse_table_config,
                      sim_table_config)
 from .pods import PodManager, PodSeat, PodStatus, find_pods, pod_report
 from .screen import ScreenState, qr_matrix, render
 from .seat import Seat
+from .simfaults import SimFault
 from .interfaces import CountingInterface, MuxBus, MuxChannel
 from .ssd1306 import DriverStats, PageDiffSSD1306
 
 __all__ = [
     "ButtonPins", "Clock", "CountingInterface", "DriverStats", "ManualClock",
-    "MonotonicClock", "MuxBus", "MuxChannel", "PageDiffSSD1306", "PodManager", "PodSeat",
-    "PodStatus", "RecordingBus", "ScreenConfig", "ScreenState", "Seat", "SeatButton",
-    "SeatButtons", "SeatConfig", "SimTable", "TableConfig", "TableHardware", "check_buses",
+    "MonotonicClock", "MuxBus", "MuxChannel", "PageDiffSSD1306", "PartFault", "PodManager",
+    "PodSeat", "PodStatus", "RecordingBus", "ScreenConfig", "ScreenState", "Seat",
+    "SeatButton", "SeatButtons", "SeatConfig", "SeatWatch", "SimFault", "SimTable", "TableConfig", "TableHardware", "check_buses",
     "default_backend", "find_pods", "i2c_bus_exists", "i2c_root_bus", "load_table_config",
     "open_seats", "parse_table_config", "pod_report", "qr_matrix", "render",
     "sim_table_config",

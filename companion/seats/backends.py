@@ -13,14 +13,18 @@ backend    pins                             screens
 ``SimTable`` adds ``press``/``release``/``click``/``hold`` (which drive the mock pins, so
 tests and the web ``/sim`` page go through the very same debounce and seat logic),
 ``led(i)`` and ``frame(i)``, the image the simulated panel holds, read back from its
-modelled display RAM.
+modelled display RAM, and ``put_fault``/``lift_fault`` (:mod:`.simfaults`).
+
+A part that does not answer never stops the table from opening: the seat starts with its
+screen down, and the table's ``watch`` (:class:`.health.SeatWatch`) takes it back when it
+answers.
 """
 from __future__ import annotations
 
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from PIL import Image
 
@@ -29,9 +33,11 @@ from companion.errors import SeatError
 
 from .buttons import ROLES, SeatButtons
 from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists, i2c_root_bus
+from .health import SeatWatch
 from .pods import PodManager, PodSeat
 from .seat import Seat
 from .interfaces import CountingInterface, MuxBus, SMBusLike
+from .simfaults import ShortedButtonPin, SimFault, SimMuxBus
 from .ssd1306 import PageDiffSSD1306
 
 log = logging.getLogger(__name__)
@@ -87,6 +93,14 @@ class TableHardware:
         self._buses = buses
         self._owns_clock = owns_clock
         self._closed = False
+        #: Takes back screens that answer again and lists what does not answer (its
+        #: thread runs once ``watch.start()`` is called: ``mutiny serve`` does).
+        self.watch = SeatWatch(seats, config.seats)
+
+    def faults(self) -> list[dict[str, Any]]:
+        """Each part that does not answer now (or a stuck button), as plain dicts: seat,
+        part and the words the pages show (:class:`.health.PartFault`)."""
+        return [fault.to_dict() for fault in self.watch.faults()]
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -127,6 +141,7 @@ class TableHardware:
         if self._closed:
             return
         self._closed = True
+        self.watch.close()
         for seat in self.seats:
             seat.close()
         if self.pods is not None:
@@ -152,11 +167,14 @@ class SimTable(TableHardware):
 
     def __init__(self, config: TableConfig, seats: list[Seat], clock: Clock,
                  buses: list[MuxBus], owns_clock: bool, pin_factory: Any,
-                 panels: list[CountingInterface]):
+                 panels: list[CountingInterface], faults: Sequence[SimFault] = (),
+                 mux_buses: dict[int, SimMuxBus] | None = None):
         super().__init__(config, seats, clock, buses, owns_clock)
         self.pin_factory = pin_factory
         self.panels = panels
         self._driven: dict[int, float] = {}  # pin -> monotonic time it was last driven
+        self._faults: list[SimFault] = list(dict.fromkeys(faults))
+        self._mux_buses = mux_buses or {}  # bus number -> its modelled multiplexers' bus
 
     def pin(self, seat_index: int, button: str) -> Any:
         """The ``MockPin`` behind a seat's ``previous``/``select``/``next`` button."""
@@ -186,6 +204,8 @@ class SimTable(TableHardware):
 
     def _drive(self, seat_index: int, button: str, level: str) -> None:
         pin = self.pin(seat_index, button)
+        if self._shorted(seat_index, button):
+            return  # shorted to ground: neither a finger nor the pull-up moves it
         if not isinstance(self.clock, ManualClock):
             last = self._driven.get(id(pin))
             stable = self.config.bounce_ms / 1000 + 0.005
@@ -219,12 +239,67 @@ class SimTable(TableHardware):
         modelled display RAM (so it proves the driver, not just the drawing)."""
         panel = self.panels[seat_index]
         with self.seats[seat_index].device.lock:  # never half of one frame, half the next
-            image = panel.image()
+            image = panel.shown()  # a panel without power or init shows nothing
         screen = self.config.seats[seat_index].screen
         rotation = screen.rotation if screen is not None else 0
         if rotation:
             image = image.rotate(rotation * 90, expand=True)
         return image
+
+    # -- faults (companion/seats/simfaults.py) --------------------------------------------
+    @property
+    def sim_faults(self) -> list[SimFault]:
+        """The faults put in now, in the order they were."""
+        return list(self._faults)
+
+    def put_fault(self, kind: str, seat: int, role: str = "select") -> SimFault:
+        """Put a fault into seat ``seat`` (its number, from 1): ``screen-missing``,
+        ``mux-missing`` or ``button-stuck`` (``role``'s button). Idempotent."""
+        fault = self._fault(kind, seat, role)
+        if fault not in self._faults:
+            self._faults.append(fault)
+            self._apply(fault, True)
+        return fault
+
+    def lift_fault(self, kind: str, seat: int, role: str = "select") -> bool:
+        """Take a fault out again (False if it was not put in): a screen is powered
+        again, a multiplexer answers again, a button comes up. The seat watch then finds
+        the part answering (``watch.check()``, or its thread)."""
+        fault = self._fault(kind, seat, role)
+        if fault not in self._faults:
+            return False
+        self._faults.remove(fault)
+        self._apply(fault, False)
+        return True
+
+    def _fault(self, kind: str, seat: int, role: str) -> SimFault:
+        fault = SimFault.parse(f"{kind}:{seat}:{role if kind == 'button-stuck' else ''}")
+        if not 1 <= fault.seat <= len(self.seats):
+            raise ValueError(f"there is no seat {fault.seat} (seats 1-{len(self.seats)})")
+        return fault
+
+    def _apply(self, fault: SimFault, on: bool) -> None:
+        index = fault.seat - 1
+        if fault.kind == "screen-missing":
+            panel = self.panels[index]
+            panel.lose_power() if on else panel.restore_power()
+        elif fault.kind == "mux-missing":
+            screen = self.config.seats[index].screen
+            assert screen is not None and screen.mux is not None
+            dead = self._mux_buses[screen.bus].dead
+            dead.add(screen.mux) if on else dead.discard(screen.mux)
+        else:
+            pin = self.pin(index, fault.role)
+            if on:
+                pin.drive_low()
+                self._settle()
+            else:
+                pin.shorted = False  # (a pin shorted since the start)
+                pin.drive_high()
+                self._settle()
+
+    def _shorted(self, seat_index: int, button: str) -> bool:
+        return SimFault("button-stuck", seat_index + 1, button) in self._faults
 
     def _settle(self) -> None:
         if isinstance(self.clock, ManualClock):
@@ -236,7 +311,8 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
                i2c: Callable[[int, int], Any] | None = None,
                smbus: Callable[[int], SMBusLike] | None = None,
                bus_exists: Callable[[int], bool] | None = None,
-               pods: PodManager | None = None) -> TableHardware:
+               pods: PodManager | None = None,
+               sim_faults: Sequence[str | SimFault] = ()) -> TableHardware:
     """Open every seat of ``config``; returns a ``SimTable`` for ``sim``.
 
     ``backend`` defaults to ``default_backend()``. The keyword arguments replace parts
@@ -248,6 +324,11 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
 
     Pod seats (``pod = "<id>"``) need ``pi``: a pod is a real USB device, and a table of
     pods alone runs on any Linux machine. ``sim`` refuses them.
+
+    A screen (or multiplexer) that does not answer is no error: its seat opens with the
+    screen down (``Seat.screen_error``) for the ``watch`` to take back. ``sim_faults``
+    (``sim`` only) are faults in place from the start, ``"screen-missing:3"`` or
+    ``SimFault``s (:mod:`.simfaults`).
     """
     backend = backend or default_backend()
     if backend not in BACKENDS:
@@ -259,20 +340,38 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
                     f"seat {seat.number} uses pod '{seat.pod}', and the sim backend simulates "
                     "wired seats only. Fix: use the pi backend (--backend pi; a table of pods "
                     "alone runs off a Raspberry Pi too), or give the seat buttons and a screen")
+    faults = [f if isinstance(f, SimFault) else SimFault.parse(f) for f in sim_faults]
+    if faults and backend != "sim":
+        raise SeatError("faults are put into the simulated table only (--backend sim)")
+    for fault in faults:
+        if not 1 <= fault.seat <= len(config.seats):
+            raise SeatError(f"fault {fault.kind}:{fault.seat}: there is no seat {fault.seat} "
+                            f"(seats 1-{len(config.seats)})")
     owns_clock = clock is None
     clock = clock or MonotonicClock()
     panels: list[CountingInterface] = []
+    mux_buses: dict[int, SimMuxBus] = {}
     if backend == "sim":
         if pin_factory is None:
             from gpiozero.pins.mock import MockFactory, MockPWMPin
             pin_factory = MockFactory(pin_class=MockPWMPin)  # PWM so PWMLEDs work too
+        _short_stuck_buttons(config, faults, pin_factory)
 
         def sim_i2c(bus: int, address: int) -> CountingInterface:
-            panels.append(CountingInterface())
+            panels.append(CountingInterface())  # in seat order: panel i is seat i + 1's
+            if SimFault("screen-missing", len(panels)) in faults:
+                panels[-1].lose_power()
             return panels[-1]
 
+        def sim_smbus(bus: int) -> SimMuxBus:
+            mux_buses[bus] = SimMuxBus()
+            mux_buses[bus].dead = {s.screen.mux for s in config.seats
+                                   if s.screen is not None and s.screen.bus == bus
+                                   and SimFault("mux-missing", s.number) in faults}
+            return mux_buses[bus]
+
         i2c = i2c or sim_i2c
-        smbus = smbus or (lambda bus: RecordingBus(keep=False))
+        smbus = smbus or sim_smbus
         root_bus: Callable[[int], int] = int  # simulated buses are what the config says
     else:
         check_buses(config, bus_exists or i2c_bus_exists)
@@ -305,7 +404,7 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
         raise
     if backend == "sim":
         return SimTable(config, seats, clock, list(buses.values()), owns_clock,
-                        pin_factory, panels)
+                        pin_factory, panels, faults, mux_buses)
     if pods is not None:
         pods.start()  # the seats are ready for their pods' button events
     return TableHardware(config, seats, clock, list(buses.values()), owns_clock, pods)
@@ -357,7 +456,8 @@ def _open_screen(seat: SeatConfig, i2c: Callable[[int, int], Any],
             if screen.bus not in buses:
                 buses[screen.bus] = MuxBus(smbus(screen.bus), owns_bus=True)
             interface = buses[screen.bus].channel(interface, screen.mux, screen.channel)
-        return PageDiffSSD1306(interface, rotate=screen.rotation)
+        # A panel that does not answer is the seat's screen down, not the table's end.
+        return PageDiffSSD1306(interface, rotate=screen.rotation, missing_ok=True)
     except Exception as exc:  # luma and smbus2 raise OSError and errors of their own
         if interface is not None:
             try:
@@ -377,6 +477,16 @@ def _screen_error(seat: SeatConfig, exc: Exception) -> SeatError:
     return SeatError(f"{where} does not answer ({exc}). Fix: check its four wires and run "
                      f"`i2cdetect -y {screen.bus}` (with the mux channel selected if it "
                      "sits behind one)")
+
+
+def _short_stuck_buttons(config: TableConfig, faults: Sequence[SimFault],
+                         pin_factory: Any) -> None:
+    """Buttons stuck from the start: their pins shorted to ground before they open."""
+    for fault in faults:
+        buttons = config.seats[fault.seat - 1].buttons
+        if fault.kind == "button-stuck" and buttons is not None:
+            pin_factory.pin(getattr(buttons, fault.role),
+                            pin_class=ShortedButtonPin).drive_low()
 
 
 def _open_led(seat: SeatConfig, pin_factory: Any) -> Any:

@@ -5,13 +5,18 @@ A luma serial interface is three methods: ``command(*cmd)``, ``data(data)``,
 init table and its frames through one.
 
 - :class:`CountingInterface` sends nothing: it counts bytes and models the panel's display
-  RAM, so tests (and the simulated table) can read back what the panel would show.
+  RAM, so tests (and the simulated table) can read back what the panel would show. Its
+  power can be cut and restored (``lose_power()``, ``restore_power()``): unpowered it
+  answers no transfer, and powered again it has forgotten its init, as a real panel
+  that browned out or was re-plugged has.
 - :class:`MuxChannel` wraps an interface so that its transfers first select its channel
   on a TCA9548A multiplexer (once for a whole frame inside ``session()``);
   :class:`MuxBus` is the I2C bus those multiplexers share.
 """
 from __future__ import annotations
 
+import errno
+import random
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Protocol, Sequence
@@ -30,8 +35,15 @@ class CountingInterface:
     """A luma serial interface that sends nothing, counts bytes and models the panel.
 
     It parses the SSD1306 command stream (addressing mode, column/page windows, page
-    start, contrast, display on/off) and writes data into a 1-bit display RAM the way
-    the controller does, so ``image()`` is the frame the panel would show.
+    start, contrast, charge pump, display on/off) and writes data into a 1-bit display
+    RAM the way the controller does, so ``image()`` is the frame the panel holds and
+    ``shown()`` what its glass shows (nothing until it is initialised and switched on).
+
+    ``lose_power()`` cuts the panel's power: every transfer then fails as a panel that
+    does not acknowledge (``OSError`` EREMOTEIO, as smbus2 raises it), and
+    ``restore_power()`` brings it back in its power-on state: display off, charge pump
+    off, page addressing, RAM full of noise. Only the whole init sequence lights it
+    again.
     """
 
     def __init__(self, width: int = 128, height: int = 64, *, keep_log: bool = False):
@@ -41,20 +53,47 @@ class CountingInterface:
         self.command_bytes = 0
         self.data_bytes = 0
         self.transfers = 0
-        self.contrast = 0x7F  # the SSD1306's reset value
-        self.is_on = False
         #: ("command", bytes) / ("data", bytes) per transfer, when ``keep_log``.
         self.log: list[tuple[str, bytes]] | None = [] if keep_log else None
         self.is_closed = False
+        #: False while the panel has no power: it answers no transfer.
+        self.powered = True
+        self.power_cycles = 0
+        self._power_on_reset()
+
+    def _power_on_reset(self) -> None:
+        """The controller's state at power-up (its reset values)."""
+        self.contrast = 0x7F
+        self.is_on = False
+        self.charge_pump = False
         self._pending: list[int] = []  # a command still waiting for argument bytes
-        self._mode = 2  # page addressing, the controller's reset mode
-        self._cols = (0, width - 1)
+        self._mode = 2  # page addressing
+        self._cols = (0, self.width - 1)
         self._page_window = (0, self.pages - 1)
         self._col = 0
         self._page = 0
 
+    # power
+    def lose_power(self) -> None:
+        """Cut the panel's power (a brown-out, a pulled cable): transfers fail."""
+        self.powered = False
+
+    def restore_power(self) -> None:
+        """Power the panel again: it starts from its reset state, display RAM noise."""
+        if self.powered:
+            return
+        self.powered = True
+        self.power_cycles += 1
+        self._power_on_reset()
+        self.ram[:] = random.Random(self.power_cycles).randbytes(len(self.ram))
+
+    def _answer(self) -> None:
+        if not self.powered:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
     # luma's three methods
     def command(self, *cmd: int) -> None:
+        self._answer()
         self.command_bytes += len(cmd)
         self.transfers += 1
         if self.log is not None:
@@ -63,6 +102,7 @@ class CountingInterface:
             self._feed(byte)
 
     def data(self, data: Iterable[int]) -> None:
+        self._answer()
         data = bytes(data)
         self.data_bytes += len(data)
         self.transfers += 1
@@ -95,6 +135,13 @@ class CountingInterface:
         return turned.transpose(Image.Transpose.TRANSPOSE).transpose(
             Image.Transpose.FLIP_TOP_BOTTOM)
 
+    def shown(self) -> Image.Image:
+        """What the glass shows: the display RAM once the panel is powered, its charge
+        pump on and its display switched on; else nothing lit."""
+        if self.powered and self.is_on and self.charge_pump:
+            return self.image()
+        return Image.new("1", (self.width, self.height), 0)
+
     # the controller model
     def _feed(self, byte: int) -> None:
         pending = self._pending
@@ -115,6 +162,8 @@ class CountingInterface:
             self._page = self._page_window[0]
         elif op == 0x81:
             self.contrast = args[0]
+        elif op == 0x8D:
+            self.charge_pump = bool(args[0] & 0x04)
         elif op in (0xAE, 0xAF):
             self.is_on = op == 0xAF
         elif 0xB0 <= op <= 0xB7:
@@ -168,6 +217,12 @@ class CountingInterface:
 
 
 # -- TCA9548A multiplexers ----------------------------------------------------------------
+
+class MuxNotAnswering(OSError):
+    """The TCA9548A in front of a screen did not take its channel select: the fault is
+    the multiplexer's (its power, its wires to the Pi), not the screen's. An ``OSError``
+    like the bus error it carries (``__cause__``)."""
+
 
 class SMBusLike(Protocol):
     """The one smbus2 call the multiplexer needs."""
@@ -276,7 +331,11 @@ class MuxChannel:
         # transfer, so select every time; inside one, only if a select was written
         # since ours (another channel on this thread).
         if self._selected_at != self.mux_bus.select_bytes:
-            self.mux_bus.select(self.mux_address, self.channel)
+            try:
+                self.mux_bus.select(self.mux_address, self.channel)
+            except OSError as exc:
+                raise MuxNotAnswering(exc.errno, f"mux 0x{self.mux_address:02X} does not "
+                                      f"answer: {exc.strerror or exc}") from exc
             self._selected_at = self.mux_bus.select_bytes if self._sessions else None
         try:
             send(*args)

@@ -17,7 +17,7 @@ Choices form a menu (``engine.display.menu``): a line is a choice (its ``short``
 else its full label, fitted to the row), a group to open (``Pass a card (6) >``) or,
 below the top level, ``< Back``. While browsing a level below the top, row 5 says
 where the player is (``Pass a card > 7:``), over the hint. A choice's hint uses the
-display's ``extra["confirm"]`` (action type -> words, e.g. ``{"vote": "cast this
+display's ``confirm`` (action type -> words, e.g. ``{"vote": "cast this
 vote"}``), else ``choose this``. At rest the seat is always at the top
 level (``Seat`` sees to it), whose group names are public.
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import segno
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from companion.engine.display import Display, MenuItem, menu
 
@@ -231,9 +231,8 @@ def select_does(display: Display, line: MenuItem) -> str:
 
 
 def confirm_words(display: Display, action: dict) -> str:
-    """The display's words for confirming an action of this type (``extra["confirm"]``)."""
-    verbs = display.extra.get("confirm") or {}
-    return verbs.get(action.get("type"), CONFIRM) if isinstance(verbs, dict) else CONFIRM
+    """The display's words for confirming an action of this type (``Display.confirm``)."""
+    return display.confirm.get(action.get("type"), CONFIRM)
 
 
 def line_text(display: Display, path: tuple[str, ...], line: MenuItem, cols: int, *,
@@ -312,3 +311,55 @@ def _draw_code(canvas: _Canvas, matrix: list[list[bool]], side: int) -> None:
             if dark:
                 x0, y0 = origin + x * scale, origin + y * scale
                 canvas.draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)
+
+
+def follow_highlight(previous: Display | None, path: tuple[str, ...], highlight: int,
+            display: Display, *, inside: bool) -> tuple[tuple[str, ...], int]:
+    """The menu path and highlight to keep when ``display`` replaces ``previous``.
+
+    A highlighted choice whose action is still offered stays highlighted: in the group
+    that now holds it when ``inside`` a menu (browsing), else on its top-level line. A
+    highlighted group or "< Back" stays if its level still exists. Otherwise: the
+    first line of the top level."""
+    old = menu_lines(previous, path)
+    line = old[highlight % len(old)] if old else None
+    if line is not None and line is not BACK and not line.is_group:
+        action = previous.choices[line.index].action  # type: ignore[union-attr]
+        for index, choice in enumerate(display.choices):
+            if choice.action == action:
+                where = choice.group if inside else ()
+                return where, line_of_choice(display, where, index)
+    if path and not any(c.group[:len(path)] == path for c in display.choices):
+        return (), 0
+    if line is BACK:
+        return path, len(menu_lines(display, path)) - 1
+    if line is not None and line.is_group:
+        return path, line_of_group(display, path, line.label)
+    return path, 0
+
+
+def line_of_group(display: Display | None, path: tuple[str, ...], name: str) -> int:
+    """The line of group ``name`` in the level at ``path`` (0 if it is not there)."""
+    for number, line in enumerate(menu_lines(display, path)):
+        if line.is_group and line is not BACK and line.label == name:
+            return number
+    return 0
+
+
+def line_of_choice(display: Display, path: tuple[str, ...], index: int) -> int:
+    """The line at ``path`` that holds choice ``index``: itself, or the group it is in."""
+    group = display.choices[index].group
+    for number, line in enumerate(menu_lines(display, path)):
+        if line.index == index or (line.is_group and line is not BACK
+                                   and group[len(path):len(path) + 1] == (line.label,)):
+            return number
+    return 0
+
+
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    """Whether two frames light the same pixels (in C: a quarter of comparing bytes)."""
+    if a.size != b.size or a.mode != b.mode:
+        return False
+    if a.mode == "1":
+        return ImageChops.logical_xor(a, b).getbbox() is None
+    return a.tobytes() == b.tobytes()

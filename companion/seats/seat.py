@@ -19,6 +19,11 @@ How the buttons work (docs/seats.md):
 * after ``dim_after`` seconds without a press or a new display the screen dims; the
   next press only wakes it (its hold and release are ignored too).
 * while the join QR code shows (an unclaimed seat) a press calls ``when_claimed()``.
+* a screen that fails a transfer is *down*: the seat stops writing to it (its state goes
+  on; its phone plays it) until ``revive_screen()``, called by the seat watch on a thread
+  of its own, finds it answering and draws it from scratch. A button down at start, or
+  held ``stuck_after`` (30 s), is *stuck*: ignored, release included.
+  ``when_health_changed()`` says either changed (docs/seats.md, "When a part fails").
 
 Button callbacks arrive on gpiozero's and the clock's threads, ``show()`` from the
 runtime's: one re-entrant lock guards the state, and the ``when_*`` callbacks are called
@@ -31,13 +36,14 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 from companion.clocks import Clock, MonotonicClock
 from companion.engine.display import Choice, Display, MenuItem
 
-from .buttons import SeatButtons
-from .screen import BACK, ScreenState, menu_lines, render
+from .buttons import ROLES, SeatButtons
+from .screen import (BACK, ScreenState, follow_highlight, line_of_choice, line_of_group,
+                     menu_lines, render, same_pixels)
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +55,9 @@ LED_STATES = ("on", "blink", "off")
 #: which differ in the last bits; a millisecond of slack keeps a timer that fires on
 #: time from finding itself a hair early and never firing again.
 SLACK = 0.001
+#: A button held this long is stuck (a jammed key, a lead shorted to ground): far longer
+#: than any real hold, even a player reading their secrets. Ignored until it comes up.
+STUCK_AFTER = 30.0
 
 
 class Seat:
@@ -64,7 +73,7 @@ class Seat:
                  clock: Clock | None = None, dim_after: float = 300.0,
                  browse_timeout: float = 4.0, contrast: int = CONTRAST,
                  dim_contrast: int = DIM_CONTRAST, name: str = "",
-                 i2c_bus: int | None = None):
+                 i2c_bus: int | None = None, stuck_after: float = STUCK_AFTER):
         self.number = number
         self.name = name or f"Seat {number}"
         self.buttons = buttons
@@ -79,6 +88,10 @@ class Seat:
         self.when_claimed: Callable[[], Any] | None = None
         #: ``when_changed()``: the screen image or the LED state changed (for /sim).
         self.when_changed: Callable[[], Any] | None = None
+        #: ``when_health_changed()``: the screen went down or came back, or a button
+        #: stuck or came up (see ``screen_error``, ``stuck_buttons``).
+        self.when_health_changed: Callable[[], Any] | None = None
+        self.stuck_after = stuck_after
         self.dim_after = dim_after
         self.browse_timeout = browse_timeout
         self._contrast = contrast
@@ -102,10 +115,14 @@ class Seat:
         self._image: Image.Image | None = None
         self._led_state = "off"
         self._timers: dict[str, Any] = {}
-        self._redraw_failed = False
+        self._screen_error: Exception | None = None  # set while the screen is down
+        self._stuck: set[str] = set()  # buttons held far too long: ignored until up
         self._closed = False
         self._wire()
         with self._guard():
+            for role in ROLES:
+                if self.buttons[role].is_pressed:  # down before anyone could press it
+                    self._stick(role)
             self._schedule_dim()
             self._redraw()
 
@@ -125,7 +142,7 @@ class Seat:
             if self._restart:
                 self._path, self._highlight, self._restart = (), 0, False
             else:
-                self._path, self._highlight = _follow(
+                self._path, self._highlight = follow_highlight(
                     previous, self._path, self._highlight, display,
                     inside=self.is_browsing or self._private)
             if display != previous or self._qr_url is not None:
@@ -216,10 +233,10 @@ class Seat:
         while group[:len(path)] != path:  # out of a group not on the choice's way
             lines = menu_lines(display, path)
             walk_to(len(lines) - 1, lines)
-            path, at = path[:-1], _line_of_group(display, path[:-1], path[-1])
+            path, at = path[:-1], line_of_group(display, path[:-1], path[-1])
         while True:
             lines = menu_lines(display, path)
-            walk_to(_line_of_choice(display, path, index), lines)
+            walk_to(line_of_choice(display, path, index), lines)
             if len(path) == len(group):
                 return presses
             path, at = group[:len(path) + 1], 0
@@ -251,6 +268,44 @@ class Seat:
                 return True
             line = self._highlighted_line() if self.is_browsing else None
             return line is not None and line.secret
+
+    @property
+    def screen_error(self) -> Exception | None:
+        """Why the screen is down (the failed transfer's error), or None: it answers."""
+        return self._screen_error
+
+    @property
+    def stuck_buttons(self) -> tuple[str, ...]:
+        """The buttons held down far too long (or since the start), ignored until up."""
+        return tuple(role for role in ROLES if role in self._stuck)
+
+    def revive_screen(self) -> bool:
+        """Ask a screen that is down whether it answers again and, if so, draw it from
+        scratch (the driver sends its whole init sequence, then the whole frame). True
+        when the screen is up. The question is one short write made outside the seat's
+        lock (``device.probe()``), so a button on this seat never waits for it; the seat
+        watch calls this on a thread of its own, never on a press."""
+        if self._screen_error is None:
+            return True
+        probe = getattr(self.device, "probe", None)
+        try:
+            if probe is not None:
+                probe()
+        except Exception:
+            return False
+        with self._guard():
+            if self._closed or self._screen_error is None:
+                return self._screen_error is None
+            error, self._screen_error = self._screen_error, None
+            invalidate = getattr(self.device, "invalidate", None)
+            if invalidate:
+                invalidate()
+            self._image = None  # whatever it showed before is gone
+            self._redraw()
+            if self._screen_error is None:
+                log.info("seat %s: its screen answers again (after: %s)", self.number, error)
+                self._later("when_health_changed")
+            return self._screen_error is None
 
     @property
     def led_state(self) -> str:
@@ -364,7 +419,10 @@ class Seat:
 
     def _on_move(self, step: int, role: str) -> None:
         with self._guard():
-            if self._closed or self._private:  # while select is held the others wait
+            if self._closed:
+                return
+            self._watch_stuck(role)
+            if self._private:  # while select is held the others wait
                 return
             if not self._woke(role):
                 self._restart = False  # the player moves on from where the seat is
@@ -377,6 +435,7 @@ class Seat:
     def _on_release_other(self, role: str) -> None:
         with self._guard():
             if not self._closed:
+                self._unstick(role)
                 self._swallow.discard(role)
                 self._activity()
 
@@ -385,6 +444,7 @@ class Seat:
             self._reveal_only = False
             if self._closed:
                 return
+            self._watch_stuck("select")
             if not self._woke("select"):
                 line = self._highlighted_line()
                 # A masked label: the player cannot see what this press would confirm.
@@ -404,6 +464,7 @@ class Seat:
         with self._guard():
             if self._closed:
                 return
+            self._unstick("select")
             confirmed = False
             if "select" in self._swallow:
                 self._swallow.discard("select")
@@ -422,6 +483,42 @@ class Seat:
             else:
                 self._redraw()
 
+    # -- stuck buttons ------------------------------------------------------------------
+    def _watch_stuck(self, role: str) -> None:
+        """A press began: if ``role`` is still down ``stuck_after`` from now, it is stuck."""
+        if self.stuck_after > 0:
+            self._schedule(f"stuck {role}", self.stuck_after,
+                           lambda: self._check_stuck(role))
+
+    def _check_stuck(self, role: str) -> None:
+        with self._guard():
+            if not self._closed and self.buttons[role].is_pressed:
+                self._stick(role)
+                self._redraw()
+
+    def _stick(self, role: str) -> None:
+        """Ignore ``role`` until it comes up: its release does nothing, and a stuck
+        select no longer holds the private lines (or anything secret) on screen."""
+        if role in self._stuck:
+            return
+        self._stuck.add(role)
+        self._swallow.add(role)
+        if role == "select":
+            self._private = False
+            self._browse_until = 0.0
+        log.warning("seat %s: its %s button is stuck down; ignored until it comes up",
+                    self.number, role)
+        self._later("when_health_changed")
+
+    def _unstick(self, role: str) -> None:
+        timer = self._timers.pop(f"stuck {role}", None)
+        if timer is not None:
+            timer.cancel()
+        if role in self._stuck:
+            self._stuck.discard(role)
+            log.info("seat %s: its %s button came up", self.number, role)
+            self._later("when_health_changed")
+
     # -- the menu -----------------------------------------------------------------------
     def _highlighted_line(self) -> MenuItem | None:
         lines = menu_lines(self._display, self._path)
@@ -435,7 +532,7 @@ class Seat:
         if line is BACK:
             left = self._path[-1]
             self._path = self._path[:-1]
-            self._highlight = _line_of_group(self._display, self._path, left)
+            self._highlight = line_of_group(self._display, self._path, left)
             self._browse()
         elif line.is_group:
             self._path += (line.label,)
@@ -459,7 +556,7 @@ class Seat:
         if self._path and not self._private and not self.is_browsing:
             first = self._path[0]
             self._path = ()
-            self._highlight = _line_of_group(self._display, (), first)
+            self._highlight = line_of_group(self._display, (), first)
 
     # -- state ------------------------------------------------------------------------
 
@@ -478,11 +575,12 @@ class Seat:
         if self.dim_after > 0:
             self._schedule("dim", self.dim_after)
 
-    def _schedule(self, name: str, delay: float) -> None:
+    def _schedule(self, name: str, delay: float,
+                  then: Callable[[], Any] | None = None) -> None:
         old = self._timers.pop(name, None)
         if old is not None:
             old.cancel()
-        self._timers[name] = self._clock.call_later(delay, self._on_timer)
+        self._timers[name] = self._clock.call_later(delay, then or self._on_timer)
 
     def _on_timer(self) -> None:
         with self._guard():
@@ -492,7 +590,7 @@ class Seat:
     def _check_timers(self) -> None:
         now = self._clock.now()
         if (self.dim_after > 0 and not self._dimmed and not self._private
-                and not any(b.is_pressed for b in self.buttons)
+                and not any(self.buttons[r].is_pressed for r in ROLES if r not in self._stuck)
                 and now - self._last_activity >= self.dim_after - SLACK):
             self._dimmed = True
             self._browse_until = 0.0
@@ -518,28 +616,33 @@ class Seat:
     # -- output -----------------------------------------------------------------------
     def _redraw(self) -> None:
         self._settle()
+        if self._screen_error is not None:
+            return  # down: nothing is sent until revive_screen() draws it from scratch
         image = render(self._state(), self.device.size)
-        if (self._image is not None and not self._redraw_failed
-                and (image is self._image or _same_pixels(image, self._image))):
+        if (self._image is not None
+                and (image is self._image or same_pixels(image, self._image))):
             return
         try:
             self.device.display(image)
-        except Exception:  # a loose cable must not take the runtime down; tick() retries
-            self._redraw_failed = True
-            invalidate = getattr(self.device, "invalidate", None)
-            if invalidate:
-                invalidate()
-            log.warning("seat %s: screen update failed", self.number, exc_info=True)
+        except Exception as exc:  # a loose cable must not take the runtime down
+            self._screen_lost(exc)
             return
-        self._redraw_failed = False
         self._image = image
         self._later("when_changed")
 
     def _set_contrast(self, level: int) -> None:
         try:
-            self.device.contrast(level)
-        except Exception:
-            log.warning("seat %s: contrast change failed", self.number, exc_info=True)
+            self.device.contrast(level)  # (a driver whose panel needs its init keeps it)
+        except Exception as exc:
+            self._screen_lost(exc)
+
+    def _screen_lost(self, error: Exception) -> None:
+        """A transfer failed: the screen is down until ``revive_screen()``."""
+        if self._screen_error is None:
+            log.warning("seat %s: its screen does not answer (%s); the seat is played from "
+                        "its phone until it does", self.number, error)
+            self._later("when_health_changed")
+        self._screen_error = error
 
     def _apply_led(self, state: str) -> None:
         state = state if state in LED_STATES else "off"
@@ -556,54 +659,3 @@ class Seat:
         else:
             self.led.off()
 
-
-def _follow(previous: Display | None, path: tuple[str, ...], highlight: int,
-            display: Display, *, inside: bool) -> tuple[tuple[str, ...], int]:
-    """The menu path and highlight to keep when ``display`` replaces ``previous``.
-
-    A highlighted choice whose action is still offered stays highlighted: in the group
-    that now holds it when ``inside`` a menu (browsing), else on its top-level line. A
-    highlighted group or "< Back" stays if its level still exists. Otherwise: the
-    first line of the top level."""
-    old = menu_lines(previous, path)
-    line = old[highlight % len(old)] if old else None
-    if line is not None and line is not BACK and not line.is_group:
-        action = previous.choices[line.index].action  # type: ignore[union-attr]
-        for index, choice in enumerate(display.choices):
-            if choice.action == action:
-                where = choice.group if inside else ()
-                return where, _line_of_choice(display, where, index)
-    if path and not any(c.group[:len(path)] == path for c in display.choices):
-        return (), 0
-    if line is BACK:
-        return path, len(menu_lines(display, path)) - 1
-    if line is not None and line.is_group:
-        return path, _line_of_group(display, path, line.label)
-    return path, 0
-
-
-def _line_of_group(display: Display | None, path: tuple[str, ...], name: str) -> int:
-    """The line of group ``name`` in the level at ``path`` (0 if it is not there)."""
-    for number, line in enumerate(menu_lines(display, path)):
-        if line.is_group and line is not BACK and line.label == name:
-            return number
-    return 0
-
-
-def _line_of_choice(display: Display, path: tuple[str, ...], index: int) -> int:
-    """The line at ``path`` that holds choice ``index``: itself, or the group it is in."""
-    group = display.choices[index].group
-    for number, line in enumerate(menu_lines(display, path)):
-        if line.index == index or (line.is_group and line is not BACK
-                                   and group[len(path):len(path) + 1] == (line.label,)):
-            return number
-    return 0
-
-
-def _same_pixels(a: Image.Image, b: Image.Image) -> bool:
-    """Whether two frames light the same pixels (in C: a quarter of comparing bytes)."""
-    if a.size != b.size or a.mode != b.mode:
-        return False
-    if a.mode == "1":
-        return ImageChops.logical_xor(a, b).getbbox() is None
-    return a.tobytes() == b.tobytes()

@@ -18,9 +18,9 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields
-from typing import Any, ContextManager, Sequence
+from typing import Any, ContextManager, Iterator, Sequence
 
 import luma.oled.device
 from PIL import Image
@@ -159,28 +159,95 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
     Same constructor as ``luma.oled.device.ssd1306``. The clear frame sent during
     construction is the first frame and sends every page (the panel's RAM is unknown at
     power-up); after that an identical frame sends nothing. ``invalidate()`` forgets
-    what the panel holds, so the next frame is sent whole (after a bus error, a panel
-    power cycle). ``stats`` counts what went to the interface.
+    what the panel holds, so the next frame is sent whole. ``stats`` counts what went to
+    the interface.
+
+    **Screens that recover.** luma's init sequence (what its constructor sends: display
+    off, clock, multiplex, charge pump, addressing mode... then the contrast, the clear
+    frame and display on) is written down once and sent again before the next frame
+    after *any* failed transfer: a panel that browned out or was re-plugged has forgotten
+    all of it (display off, charge pump off, page addressing), and pages alone would
+    leave it dark. ``needs_init`` says the next frame goes out that way. With
+    ``missing_ok`` a panel that does not answer at construction is no error: the driver
+    is built all the same, ``needs_init``, and ``error`` holds why.
     """
 
+    #: The SSD1306's no-operation command: ``probe()`` sends it.
+    NOP = 0xE3
+
     def __init__(self, serial_interface: Any = None, width: int = 128, height: int = 64,
-                 rotate: int = 0, **kwargs: Any):
+                 rotate: int = 0, *, missing_ok: bool = False, **kwargs: Any):
         self.stats = DriverStats()
         self._sent: list[bytes] | None = None
         #: Where the controller's write pointer stands; None when unknown.
         self._cursor: _Cursor | None = None
         self.lock = threading.RLock()  #: held while a frame goes out
-        super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+        #: The next frame is preceded by the whole init sequence (set after any error).
+        self.needs_init = True
+        #: The last failed transfer's error (None since a frame went out after it).
+        self.error: Exception | None = None
+        self._level = 0xCF  # the contrast the panel should have (init restores it)
+        # While luma's constructor runs, its commands are written down, not sent (None
+        # until then): its init sequence, to send now and after every error.
+        self._init_script: list[tuple[int, ...]] | None = None
+        self._written: list[tuple[int, ...]] = []
+        super().__init__(serial_interface, width=width, height=height, rotate=rotate,
+                         **kwargs)
+        self._init_script = self._written
+        try:
+            self.display(Image.new(self.mode, self.size))  # luma's clear, with its init
+        except Exception:
+            if not missing_ok:
+                raise
 
     def command(self, *cmd: int) -> None:
+        if self._init_script is None:
+            self._written.append(cmd)
+            return
         self.stats.command_bytes += len(cmd)
         self.stats.transfers += 1
-        super().command(*cmd)
+        with self._noting_errors():
+            super().command(*cmd)
 
     def data(self, data: Sequence[int]) -> None:
         self.stats.data_bytes += len(data)
         self.stats.transfers += 1
-        super().data(data)
+        with self._noting_errors():
+            super().data(data)
+
+    @contextmanager
+    def _noting_errors(self) -> Iterator[None]:
+        """Any failed transfer: the panel may have lost power, so what it holds, where
+        its pointer is and even its init are unknown from then on."""
+        try:
+            yield
+        except Exception as exc:
+            self.error = exc
+            self.needs_init = True
+            self._sent = None
+            self._cursor = None
+            raise
+
+    def contrast(self, level: int) -> None:
+        """Set the contrast; on a panel that needs its init, the init will send it."""
+        assert 0 <= level <= 255
+        self._level = level
+        if self.needs_init and self._init_script is not None:
+            return  # (not on the bus of a panel that stopped answering)
+        super().contrast(level)
+
+    def probe(self) -> None:
+        """One no-operation command: raises if the panel does not answer (one short
+        write, so a seat watch can ask a missing screen cheaply)."""
+        with self.lock, self._session():
+            self.command(self.NOP)
+
+    def cleanup(self) -> None:
+        # A panel that does not answer is not switched off and cleared first: those
+        # writes would only fail (and luma would then never close the interface).
+        if self.needs_init:
+            self.persist = True
+        super().cleanup()
 
     @property
     def interface(self) -> Any:
@@ -204,8 +271,13 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
         changed pages, each narrowed to its runs of changed columns."""
         assert image.mode == self.mode
         assert image.size == self.size
+        if self._init_script is None:
+            return  # luma's clear while its init is written down: sent with the init
         pages = pack_pages(self.preprocess(image), self._pages)
         with self.lock:
+            if self.needs_init:
+                self._send_init(pages)
+                return
             windows = changed_windows(self._sent, pages)
             if not windows:
                 self.stats.unchanged_frames += 1
@@ -222,6 +294,34 @@ class PageDiffSSD1306(luma.oled.device.ssd1306):
             self._cursor = cursor
             self._sent = pages
             self.stats.frames += 1
+
+    def _send_init(self, pages: Sequence[bytes]) -> None:
+        """luma's init sequence as its constructor sent it, the contrast the panel
+        should have now, and ``pages`` whole where luma sent its clear (before display
+        on). Callers hold ``lock``."""
+        const = self._const
+        self._sent = self._cursor = None
+        with self._session():
+            for cmd in self._init_script or ():
+                if cmd == (const.DISPLAYON,):
+                    self._send_whole(pages)
+                if cmd[:1] == (const.SETCONTRAST,):
+                    cmd = (const.SETCONTRAST, self._level)
+                self.command(*cmd)
+            if (const.DISPLAYON,) not in (self._init_script or ()):
+                self._send_whole(pages)
+        self.needs_init = False
+        self.error = None
+
+    def _send_whole(self, pages: Sequence[bytes]) -> None:
+        """Every page, both address commands first (nothing is known of the panel)."""
+        cursor: _Cursor | None = None
+        windows = changed_windows(None, pages)
+        for n, window in enumerate(windows):
+            following = windows[n + 1] if n + 1 < len(windows) else None
+            cursor = self._send_window(window, following, cursor, pages)
+        self._cursor, self._sent = cursor, list(pages)
+        self.stats.frames += 1
 
     def _send_window(self, window: Window, following: Window | None,
                      cursor: _Cursor | None,

@@ -206,14 +206,16 @@ def test_when_changed_reports_new_frames_and_led_changes(table, seat):
     assert changes[-1] == "rest"
 
 
-def test_a_failing_screen_is_retried_on_tick(table, seat):
+def test_a_failing_screen_is_down_until_revived(table, seat):
     panel = table.panels[0]
     real = panel.data
     panel.data = lambda data: (_ for _ in ()).throw(OSError(121, "Remote I/O error"))
     table.click(0, "next")  # the redraw fails: logged, not raised
-    assert seat.highlight == 1
+    assert seat.highlight == 1 and isinstance(seat.screen_error, OSError)
     panel.data = real
-    seat.tick()
+    seat.tick()  # a tick never touches a screen that is down: the seat watch does
+    assert seat.screen_error is not None
+    assert seat.revive_screen() and seat.screen_error is None
     assert table.frame(0).tobytes() == render(ScreenState("browse", vote_display(), 1)).tobytes()
 
 
