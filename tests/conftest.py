@@ -25,13 +25,27 @@ settings.load_profile("repeatable")
 PIN = "424242"
 
 
+#: What `--fast` leaves out (markers declared in pyproject.toml).
+FAST_LEAVES_OUT = "not browser and not slow"
+
+
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", default=False,
                      help="run the heavy tests at their full count (CI runs fewer)")
+    parser.addoption("--fast", action="store_true", default=False,
+                     help="a developer's quick tier: no browser tests, no test marked slow, "
+                          "the contract playouts at a small count")
 
 
 def pytest_configure(config):
     config.full_run = config.getoption("--full")
+    config.fast_run = config.getoption("--fast")
+    if config.fast_run:
+        if config.full_run:
+            raise pytest.UsageError("--fast and --full ask for opposite counts: pick one")
+        # The same deselection as `-m "not browser and not slow"`, kept with a -m of one's own.
+        own = config.option.markexpr
+        config.option.markexpr = f"({own}) and {FAST_LEAVES_OUT}" if own else FAST_LEAVES_OUT
 
 
 @pytest.fixture

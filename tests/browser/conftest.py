@@ -17,6 +17,16 @@ from companion.serve import ServeOptions, Server
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, Live
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Every test in this folder is a browser test (``./dev test --fast`` leaves them out):
+    marked before ``-m`` deselects. The hook sees the whole session's items."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
