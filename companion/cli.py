@@ -97,6 +97,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="with --lan: serve the simulated table's page /sim too, to the "
                           "logged-in host only (without --lan the sim backend always "
                           "serves it, to this machine)")
+    srv.add_argument("--sim-fault", action="append", default=[], metavar="KIND[:SEAT[:ROLE]]",
+                     help="sim only: put a fault into the simulated table from the start, "
+                          "as `mutiny doctor --sim-fault` names them: screen-missing, "
+                          "mux-missing, button-stuck (repeatable; lifted on /sim)")
     srv.set_defaults(run=cmd_serve)
     hostpin = sub.add_parser("host-pin", help="print the host PIN of the table running "
                              "on this machine")
@@ -229,7 +233,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.serve import ServeOptions, serve
     return serve(ServeOptions(game=args.game, seats=args.seats, backend=args.backend,
                               config=args.config, data_dir=args.data_dir, host=args.host,
-                              port=args.port, lan=args.lan, sim_page=args.sim_page))
+                              port=args.port, lan=args.lan, sim_page=args.sim_page,
+                              sim_faults=list(args.sim_fault)))
 
 
 def cmd_host_pin(args: argparse.Namespace) -> int:

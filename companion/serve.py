@@ -9,7 +9,7 @@ import os
 import signal
 import socket
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,7 +18,8 @@ from cheroot import wsgi
 from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
 from companion.errors import MutinyError
-from companion.seats import default_backend, load_table_config, open_seats, sim_table_config
+from companion.seats import (SimFault, default_backend, load_table_config, open_seats,
+                             sim_table_config)
 from companion.seats.pods import pod_report
 from companion.table import Table
 from companion.web import create_app
@@ -45,6 +46,9 @@ class ServeOptions:
     #: Serve the simulated table's page (``/sim``) with ``lan`` too, to the host only.
     #: Without ``lan`` the sim backend always serves it (docs/security.md).
     sim_page: bool = False
+    #: Faults put into the simulated table from the start, ``KIND[:SEAT[:ROLE]]``
+    #: (:mod:`companion.seats.simfaults`); lifted on ``/sim``.
+    sim_faults: list[str] = field(default_factory=list)
 
 
 #: The file in the data directory that holds this run's host PIN, readable by the
@@ -97,13 +101,17 @@ class Server:
             config = sim_table_config(options.seats or 4) if backend == "sim" else \
                 load_table_config("/etc/mutiny/table.toml", backend=backend)
         self.backend = backend
+        try:
+            faults = [SimFault.parse(spec) for spec in options.sim_faults]
+        except ValueError as exc:  # a fault named wrong
+            raise MutinyError(str(exc)) from None
         if options.lan:
             host = options.host or lan_address()
         else:
             host = options.host or ("127.0.0.1" if backend == "sim" else "0.0.0.0")
         self.data_dir = Path(options.data_dir) if options.data_dir else default_data_dir()
         self.journal = Journal(self.data_dir / "journal.sqlite3")
-        self.hardware = open_seats(config, backend)
+        self.hardware = open_seats(config, backend, sim_faults=faults)
         # Phones wake on table changes only; /sim also on a seat's screen changing.
         self.screens = Hub()
         self.hub = Hub(self.screens)
@@ -115,6 +123,9 @@ class Server:
                            pin=self.pin, background_screens=True)
         if getattr(self.hardware, "pods", None) is not None:
             self.table.pod_report = lambda: pod_report(self.hardware)
+        # A part that fails or comes back: every page says so (the watch's own thread).
+        self.table.seat_faults = self.hardware.faults
+        self.hardware.watch.when_changed = self.table.refresh
         for seat in self.hardware:
             # Moving the highlight changes a screen without touching the match: /sim
             # must still redraw it.
@@ -169,6 +180,7 @@ class Server:
     def serve_forever(self) -> None:
         ticker = threading.Thread(target=self._tick, name="seat-ticker", daemon=True)
         ticker.start()
+        self.hardware.watch.start()  # takes back the seat parts that answer again
         try:
             self.http.serve_forever()
         finally:

@@ -148,7 +148,8 @@ class Payloads:
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
                 night: dict[str, Any] | None = None,
                 timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
-                damage: list[dict[str, str]] | None = None) -> None:
+                damage: list[dict[str, str]] | None = None,
+                faults: list[dict[str, Any]] | None = None) -> None:
         """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
         display and ``views``; bump the turn version of each viewer whose choices
         changed. ``open_codes`` are the seats whose join code the table display may
@@ -157,7 +158,9 @@ class Payloads:
         timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
         (:mod:`companion.table.nudges`) each page's nudge count and switch; ``damage``
         the damaged files earlier starts moved aside (:func:`companion.damage.kept_damage`),
-        for the host page only."""
+        for the host page only; ``faults`` the seat parts that do not answer
+        (``TableHardware.faults``): every one on the table display and the host page, a
+        seat's own on its phone."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
@@ -165,6 +168,7 @@ class Payloads:
         public = self._public(match, summary, board, views, seat_count, names, claimed,
                               open_codes)
         public["timer"] = timer
+        public["faults"] = list(faults or [])
         if nudges is not None:
             public["nudge"] = nudges.for_table()
         if night is not None:
@@ -174,6 +178,7 @@ class Payloads:
             self._offered(seat, [c.action for c in display.choices])
             payload = self._seat(match, seat, display, summary, board, views, names)
             payload["timer"] = timer if payload["seat"]["playing"] else None
+            payload["faults"] = [f for f in faults or [] if f.get("seat") == seat + 1]
             if nudges is not None:
                 payload["nudge"] = nudges.for_seat(seat)
             self._store(seat, payload)

@@ -18,6 +18,7 @@ from PIL import Image
 
 from companion.engine.display import Display
 from companion.seats.screen import ScreenState, render
+from companion.seats.simfaults import KINDS
 from companion.web import auth
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -106,14 +107,11 @@ def _match_line(table) -> str:
     return f"{match.game.spec.title}: step {match.step()!r}, action {match.version}."
 
 
-@bp.post("/press")
-def press():
-    """Drive one simulated button: ``{"seat": 0, "button": "select", "down": true}``.
-
-    JSON only: a cross-site form cannot send it without the browser asking first.
-    """
+def _json_body() -> dict | tuple[dict, int]:
+    """The request's JSON object ({} if it is not one), or the refusal to answer: a
+    page of another site, or a body that is not ``application/json`` (which a
+    cross-site form cannot send without the browser asking first)."""
     from companion.web.api import ApiError
-    _table, _hub, sim = _parts()
     try:
         auth.check_same_site()  # a page of another site pressing the table's buttons
     except ApiError as exc:
@@ -124,8 +122,19 @@ def press():
         body = request.get_json(silent=True)
     except RecursionError:  # nested deeper than the JSON parser goes
         body = None
-    if not isinstance(body, dict):
-        body = {}
+    return body if isinstance(body, dict) else {}
+
+
+@bp.post("/press")
+def press():
+    """Drive one simulated button: ``{"seat": 0, "button": "select", "down": true}``.
+
+    JSON only: a cross-site form cannot send it without the browser asking first.
+    """
+    _table, _hub, sim = _parts()
+    body = _json_body()
+    if isinstance(body, tuple):
+        return body
     seat, button, down = body.get("seat"), body.get("button"), body.get("down")
     if (type(seat) is not int or not 0 <= seat < sim.seat_count
             or button not in BUTTONS or type(down) is not bool):
@@ -135,3 +144,36 @@ def press():
     else:
         sim.release(seat, button)
     return {"ok": True}
+
+
+def _faults_now(sim) -> dict:
+    return {"faults": [fault.to_dict() for fault in sim.sim_faults],
+            "kinds": dict(KINDS), "seats": sim.seat_count}
+
+
+@bp.get("/faults")
+def faults():
+    """The faults put into the simulated table now, and the kinds there are."""
+    _table, _hub, sim = _parts()
+    return _faults_now(sim)
+
+
+@bp.post("/fault")
+def fault():
+    """Put a fault into the simulated table or lift it (docs/seats.md, "When a part
+    fails"): ``{"kind": "screen-missing", "seat": 3, "on": false}``, seat numbers from 1,
+    ``"role"`` for a ``button-stuck`` (select when left out). JSON only, as /sim/press."""
+    _table, _hub, sim = _parts()
+    body = _json_body()
+    if isinstance(body, tuple):
+        return body
+    kind, seat, on = body.get("kind"), body.get("seat"), body.get("on")
+    role = body.get("role", "select")
+    if (kind not in KINDS or type(seat) is not int or not 1 <= seat <= sim.seat_count
+            or role not in BUTTONS or type(on) is not bool):
+        return {"code": "bad_fault", "message": "kind, seat (from 1) and on are needed"}, 400
+    if on:
+        sim.put_fault(kind, seat, role)
+    else:
+        sim.lift_fault(kind, seat, role)
+    return _faults_now(sim)

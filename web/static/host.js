@@ -122,6 +122,7 @@
     drawStartForm();
     drawSeats();
     drawPods();
+    drawFaults();
     drawDamage();
     drawNudges();
     drawTimer();
@@ -164,6 +165,17 @@
     $("damage-rows").replaceChildren(...kept.map((item) => {
       const row = document.createElement("li");
       row.textContent = `${item.file}: kept in ${item.folder}. ${item.why}`;
+      return row;
+    }));
+  }
+
+  // -- seat parts that do not answer (docs/seats.md, "When a part fails") -----------------
+  function drawFaults() {
+    const faults = payload.faults || [];
+    $("faults-card").hidden = faults.length === 0;
+    $("fault-rows").replaceChildren(...faults.map((fault) => {
+      const row = document.createElement("li");
+      row.textContent = fault.words;
       return row;
     }));
   }

@@ -28,6 +28,10 @@
     const title = (summary && summary.title) || (match && match.title) || "";
     $("game-line").textContent = title || "No match yet";
     drawBanner(match, seat, summary);
+    // This seat's parts that do not answer: the phone plays the seat meanwhile.
+    const faults = payload.faults || [];
+    fill($("faults"), faults.map((fault) => el("li", {}, fault.words)));
+    $("faults").hidden = faults.length === 0;
 
     const led = (display && display.led) || "off";
     $("screen").dataset.led = led;

@@ -34,6 +34,10 @@
     window.MutinyPace.timer($("timer"), (match && payload.timer) || null);
     window.MutinyPace.nudges("table", payload.nudge);
     $("sound").hidden = !(payload.nudge && payload.nudge.sound);
+    // Seat parts that do not answer: which, what to check, play that seat by phone.
+    const faults = payload.faults || [];
+    fill($("faults"), faults.map((fault) => el("li", {}, fault.words)));
+    $("faults").hidden = faults.length === 0;
 
     const board = (match && payload.board) || [];
     const has = (kind) => board.some((part) => part.part === kind);
