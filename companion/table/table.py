@@ -83,6 +83,9 @@ class Table:
         self._screens = ScreenPainter(self.devices, settle) if background_screens else None
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
         self.pod_report: Callable[[], list[dict[str, Any]]] | None = None
+        #: The seat parts that do not answer, in words (``TableHardware.faults``), if
+        #: the seats are watched: in every page's payload (docs/seats.md).
+        self.seat_faults: Callable[[], list[dict[str, Any]]] | None = None
         for index, device in enumerate(self.devices):
             device.when_action = self._pressed(index)
             device.when_claimed = self._claimer(index)
@@ -440,7 +443,8 @@ class Table:
                                            if self.code_is_public(s)},
                                pods=self.pod_report, night=self.night.payload(),
                                timer=self.timekeeper.shown(), nudges=self.nudges,
-                               damage=self.notes.damage)
+                               damage=self.notes.damage,
+                               faults=self.seat_faults() if self.seat_faults else [])
 
     def _paint(self) -> None:
         """Hand the built displays to the seats, the seat that acted first. Callers
