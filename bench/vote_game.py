@@ -55,7 +55,7 @@ class VoteGame(Game):
 
     def move_vote(self, state: State, actor: Actor, action: dict[str, Any], ctx: Context) -> None:
         vote = state["vote"]
-        votes.cast(vote, actor, action["seat"])
+        votes.cast(vote, actor, action["seat"], ctx)
         if not votes.is_complete(vote):
             return
         ballots = votes.reveal(vote, ctx)

@@ -6,7 +6,7 @@ only ever show what that seat is allowed to know. Screens only draw it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,9 @@ class Display:
     held or behind hold-to-reveal on the phone. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
     it is the seat's turn to decide something urgent (a vote), else ``"off"``.
     ``timer`` is the step timer as a seat's screen shows it (``"0:42"``), set by the
-    table, never by a game: phones count the time down themselves.
+    table, never by a game: phones count the time down themselves. ``confirm`` gives,
+    per action type, what select does on such a choice, for the seat's hint row
+    (``{"vote": "cast vote"}``; docs/seats.md); a phone does not need it.
     """
 
     title: str
@@ -106,7 +108,7 @@ class Display:
     choices: tuple[Choice, ...] = ()
     private: tuple[str, ...] = ()
     led: str = "off"
-    extra: dict[str, Any] = field(default_factory=dict)
+    confirm: Mapping[str, str] = field(default_factory=dict)
     timer: str = ""
     short_lines: tuple[str, ...] = ()
 
@@ -122,5 +124,4 @@ class Display:
             "choices": [c.to_dict() for c in self.choices],
             "private": list(self.private),
             "led": self.led,
-            "extra": self.extra,
         }

@@ -428,9 +428,13 @@ class Match:
         return {"state": clone(self._state), "meta": dict(self._meta),
                 "entries": [], "barrier": False, "undo": None}
 
+    def _context(self) -> Context:
+        """What a move may tell the engine; the game's vote policy comes along."""
+        return Context(self.names, self.game.ballots_undoable)
+
     def _act(self, actor: Actor, action: Action) -> dict[str, Any]:
         work = self._fresh_work()
-        ctx = Context(self.names)
+        ctx = self._context()
         self.game.apply(work["state"], actor, action, ctx)
         work["barrier"] = ctx.revealed
         self._add_entry(work, actor, action)
@@ -445,7 +449,7 @@ class Match:
             if outcome is None:
                 return work
             outcome = json.loads(canonical(outcome))
-            self.game.apply(work["state"], CHANCE, outcome, Context(self.names))
+            self.game.apply(work["state"], CHANCE, outcome, self._context())
             work["meta"]["draws"] += 1
             work["barrier"] = True
             self._add_entry(work, CHANCE, outcome)
@@ -481,7 +485,7 @@ class Match:
             return self._host(action)
         if actor == CHANCE:
             work = self._fresh_work()
-            self.game.apply(work["state"], CHANCE, action, Context(self.names))
+            self.game.apply(work["state"], CHANCE, action, self._context())
             work["meta"]["draws"] += 1
             work["barrier"] = True
             self._add_entry(work, CHANCE, action)

@@ -2,18 +2,20 @@
 
 A game module defines a :class:`Game` subclass: a :class:`GameSpec`, ``setup``, a table
 of :class:`Step` declarations (who acts in each step and which moves they have), one
-``move_<type>`` method per move, ``view``, ``display``, ``result``, and, for the contract
-tests, ``redeal``. From the steps the engine derives who acts, the legal actions, the
-action types and the chance steps; :mod:`companion.engine.match` does the rest:
-validation, journaling, undo and the one visibility filter. A game lists whole
-decisions only: browsing a menu is the seat's business, never an action.
+``move_<type>`` method per move and ``result``. What each viewer may see and what the
+screens show live in the game package's own modules, named once in :class:`Parts`
+(docs/engine.md, "One shape for every game"). From the steps the engine derives who
+acts, the legal actions, the action types and the chance steps;
+:mod:`companion.engine.match` does the rest: validation, journaling, undo and the one
+visibility filter. A game lists whole decisions only: browsing a menu is the seat's
+business, never an action.
 """
 from __future__ import annotations
 
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, Union
 
 from companion.engine import board
 from companion.engine.chance import Chance
@@ -120,15 +122,73 @@ class Result:
 
 
 class Context:
-    """What ``apply`` may tell the engine besides changing the state."""
+    """What ``apply`` may tell the engine besides changing the state.
 
-    def __init__(self, names: list[str]):
+    ``ballots_undoable`` is the game's :attr:`Game.ballots_undoable`: the match passes
+    it, so the vote policy is the engine's, never a move's."""
+
+    def __init__(self, names: list[str], ballots_undoable: bool = False):
         self.names = names
         self.revealed = False
+        self.ballots_undoable = ballots_undoable
 
     def reveal(self) -> None:
         """Mark this action as a reveal: host undo may not step back past it."""
         self.revealed = True
+
+    def ballot_cast(self) -> None:
+        """A secret ballot was cast (:func:`companion.engine.votes.cast` says so): an
+        undo barrier unless the game opted out (docs/engine.md, "Secret votes")."""
+        if not self.ballots_undoable:
+            self.revealed = True
+
+
+class ViewsModule(Protocol):
+    """A game's ``views`` module: what each viewer may know, and the re-deal."""
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]: ...
+
+    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State: ...
+
+
+class ShowModule(Protocol):
+    """A game's ``show`` module: a seat's screen."""
+
+    def display(self, view: dict[str, Any], seat: int) -> Display: ...
+
+
+class BoardModule(Protocol):
+    """A game's ``board`` module: what the table shows, and a seat's private panel."""
+
+    def summary(self, view: dict[str, Any]) -> dict[str, Any]: ...
+
+    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]: ...
+
+
+class HowtoModule(Protocol):
+    """A game's ``howto`` module: the game in a minute, and a seat's own part."""
+
+    HOWTO: dict[str, Any]
+
+    def my_part(self, view: dict[str, Any], seat: int) -> list[str]: ...
+
+    def my_secret(self, view: dict[str, Any], seat: int) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The modules of a game package, named once by its :class:`Game` subclass
+    (``parts = Parts(views=views, show=show, board=board, howto=howto)``): the base
+    class answers ``view``, ``redeal``, ``display``, ``summary``, ``board``, ``panel``,
+    ``how_to_play``, ``my_part`` and ``my_secret`` from them, so a package writes no
+    method that only hands a call on."""
+
+    views: ViewsModule
+    show: ShowModule
+    board: BoardModule
+    howto: HowtoModule
 
 
 class Game:
@@ -144,6 +204,13 @@ class Game:
     steps: Mapping[str, Step] = {}
     #: True when some seat may not see everything (so the re-deal test must bite).
     has_secrets: bool = True
+    #: The package's modules (:class:`Parts`); None for a game in one module, which
+    #: writes the hooks below itself (tests/games/example_game.py).
+    parts: ClassVar[Parts | None] = None
+    #: True lets the host undo a cast secret ballot. The engine's policy is False: a
+    #: cast ballot is final, and an undo would tell the host who voted last
+    #: (docs/engine.md, "Secret votes").
+    ballots_undoable: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -218,14 +285,19 @@ class Game:
         """The result once the match is over, else None."""
         raise NotImplementedError
 
-    # -- what each viewer sees --------------------------------------------------------
+    # -- what each viewer sees (from the package's Parts) ------------------------------
+    def _parts(self) -> Parts:
+        if self.parts is None:
+            raise NotImplementedError(f"{type(self).__name__} names no parts")
+        return self.parts
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` (a seat or ``PUBLIC``) may know, built from an allow-list."""
-        raise NotImplementedError
+        return self._parts().views.view(state, viewer)
 
     def display(self, view: dict[str, Any], seat: int) -> Display:
         """The seat's screen, built from the engine's view for that seat only."""
-        raise NotImplementedError
+        return self._parts().show.display(view, seat)
 
     def summary(self, view: dict[str, Any]) -> dict[str, Any]:
         """What the table display shows, built from the engine's PUBLIC view only.
@@ -235,6 +307,8 @@ class Game:
         ``lines`` (a few public facts) and ``tallies`` (revealed votes:
         ``[{"title": ..., "rows": [[label, count], ...]}]``).
         """
+        if self.parts is not None:
+            return self.parts.board.summary(view)
         result = view.get("result")
         return {"headline": "Match over" if result else view.get("step", ""),
                 "scores": result["scores"] if result else None}
@@ -243,14 +317,15 @@ class Game:
         """The table's board as board parts (:mod:`companion.engine.board`), built from
         the engine's PUBLIC view only: the table display and every phone draw it.
 
-        The default is a generic board made from :meth:`summary`; a game describes its
-        own table here (its grid, dice, ledger, ballots, log...)."""
+        Without parts, a generic board made from :meth:`summary`."""
+        if self.parts is not None:
+            return self.parts.board.board(view)
         return board.from_summary(self.summary(view), view)
 
     def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         """The seat's private panel as board parts (a hand as cards, dice under the
         cup), built from that seat's own view: only its own phone draws it."""
-        return []
+        return self.parts.board.panel(view, seat) if self.parts is not None else []
 
     # -- learning the game ------------------------------------------------------------
     def how_to_play(self) -> dict[str, Any]:
@@ -259,20 +334,22 @@ class Game:
         ``devices`` (what the phone and the seat's buttons are for) and ``parts`` (each
         role, or each kind of choice, with its lines). Public: never a secret.
 
-        The default is made from the spec's summary; a game writes its own in its
-        ``howto`` module."""
+        A package's ``howto.HOWTO`` (a copy: the caller may change it); without parts,
+        one made from the spec's summary."""
+        if self.parts is not None:
+            return copy.deepcopy(self.parts.howto.HOWTO)
         return {"title": self.spec.title, "goal": self.spec.summary, "turn": [],
                 "devices": list(DEVICES), "parts": {}}
 
     def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
         """The seat's own part in a few lines (its role, what it may do and when), built
         from that seat's own view only: shown on its phone's help, nowhere else."""
-        return []
+        return self.parts.howto.my_part(view, seat) if self.parts is not None else []
 
     def my_secret(self, view: dict[str, Any], seat: int) -> list[str]:
         """What the seat's help may say only while its owner holds the reveal pad (the
         Mutineer learns it is the Mutineer), from that seat's own view only."""
-        return []
+        return self.parts.howto.my_secret(view, seat) if self.parts is not None else []
 
     # -- for tests --------------------------------------------------------------------
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
@@ -282,15 +359,11 @@ class Game:
 
         A game that cannot draw again what it hides raises :class:`RedealFailed`: it
         never hands back the state unchanged and lets the test pass for nothing."""
-        raise NotImplementedError
+        return self._parts().views.redeal(state, viewer, rng)
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """An upper bound on the actions (chance included) of one match."""
         raise NotImplementedError
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        """An action in words, for a log line (a ``Choice`` label says it better)."""
-        return action["type"].replace("_", " ")
 
 
 class RedealFailed(RuntimeError):

@@ -5,6 +5,10 @@ A vote is plain data inside a game's state. Every eligible seat must cast its ba
 cast ballot is final; until the reveal nobody - not the table, not the host, not another
 seat - learns who chose what or in which order. A seat learns only its own ballots and
 how many ballots are in.
+
+The undo policy is the engine's: each cast ballot is an undo barrier, so the host can
+neither take a ballot back nor, by undoing one, learn whose it was (the seat that would
+owe a ballot again). A game may opt out with ``Game.ballots_undoable``.
 """
 from __future__ import annotations
 
@@ -46,8 +50,9 @@ def choices_for(vote: Vote, seat: int) -> list[Any]:
     return list(vote["choices"][seat])
 
 
-def cast(vote: Vote, seat: int, choice: Any) -> None:
-    """Record one ballot of ``seat``. Final: there is no taking it back."""
+def cast(vote: Vote, seat: int, choice: Any, ctx: Context) -> None:
+    """Record one ballot of ``seat``. Final: there is no taking it back, and the host's
+    undo stops here unless the game opted out (:meth:`Context.ballot_cast`)."""
     if vote["revealed"]:
         raise ActionRejected("vote_closed", "the votes have already been revealed")
     if vote["choices"][seat] is None:
@@ -57,6 +62,7 @@ def cast(vote: Vote, seat: int, choice: Any) -> None:
     if choice not in vote["choices"][seat]:
         raise ActionRejected("illegal_choice", f"{choice!r} is not a choice in this vote")
     vote["cast"][seat].append(choice)
+    ctx.ballot_cast()
 
 
 def reveal(vote: Vote, ctx: Context) -> list[list[Any]]:

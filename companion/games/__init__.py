@@ -1,14 +1,15 @@
 """Every game the companion knows, by id.
 
-Each module in this package that exposes ``GAME`` (an instance of its
-:class:`~companion.engine.Game` subclass) is a game: adding a game is adding its module.
+Each package in this package that exposes ``GAME`` (an instance of its
+:class:`~companion.engine.Game` subclass) is a game, all of one shape (docs/engine.md,
+"One shape for every game"): adding a game is adding its package.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-from companion.engine.rules import Game
+from companion.engine import Game
 from companion.errors import UnknownGame
 
 

@@ -10,6 +10,7 @@ step timer set by the host runs in :mod:`companion.table.timekeeper`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import threading
 from typing import Any, Callable, Protocol, Sequence
@@ -590,9 +591,5 @@ def _line_first(display: Display, line: str) -> Display:
                  short_lines=(line,) + display.short_lines if display.short_lines else ())
 
 
-def _with(display: Display, **changes: Any) -> Display:
-    fields = {"title": display.title, "lines": display.lines, "choices": display.choices,
-              "private": display.private, "led": display.led, "extra": display.extra,
-              "short_lines": display.short_lines}
-    fields.update(changes)
-    return Display(**fields)
+#: A display with some fields changed (the timer and every other field kept).
+_with = dataclasses.replace

@@ -7,7 +7,7 @@ import pytest
 from companion.engine import CHANCE, HOST, PUBLIC, ActionRejected, Match
 from companion.engine.match import ENDED_HEADLINE
 from companion.errors import OptionError
-from tests.engine.toy import GAME
+from tests.engine.toy import GAME, HighCard
 from tests.engine.contract import rejected
 
 
@@ -98,6 +98,16 @@ def test_undo_stops_at_a_reveal():
     assert match.can_undo
     match.apply(2, {"type": "vote", "seat": 0})  # the reveal, then a new deal
     assert not match.can_undo
+
+
+def test_a_cast_ballot_bars_undo_unless_the_game_opts_out():
+    class FinalBallots(HighCard):
+        ballots_undoable = False
+
+    for game, undoable in ((HighCard(), True), (FinalBallots(), False)):
+        match = Match.create(game, 3, seed="ballots")
+        match.apply(0, {"type": "vote", "seat": 1})
+        assert match.can_undo is undoable
 
 
 def test_pause_blocks_seats_and_resume_lets_them_act():

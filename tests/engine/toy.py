@@ -42,6 +42,9 @@ def _bumps(state, seat):
 
 class HighCard(Game):
     spec = SPEC
+    # The engine's opt-out of its vote policy (docs/engine.md, "Secret votes"): the host
+    # may undo a cast ballot here, so the engine's tests can undo across ballots.
+    ballots_undoable = True
     steps = {
         "deal": Step(who=_dealer, moves={"enter": _cards}, chance={"deal": _deal}),
         "vote": Step(who=lambda state: votes.waiting(state["vote"]),
@@ -72,7 +75,7 @@ class HighCard(Game):
         state["step"] = "vote"
 
     def move_vote(self, state, actor, action, ctx):
-        votes.cast(state["vote"], actor, action["seat"])
+        votes.cast(state["vote"], actor, action["seat"], ctx)
         if votes.is_complete(state["vote"]):
             ballots = votes.reveal(state["vote"], ctx)
             best = max(range(state["seats"]), key=lambda s: state["cards"][s])

@@ -711,13 +711,3 @@ def test_labels_keep_whole_names_through_whole_games():
                 seat = match.acting()[0]
                 match.apply(seat, rng.choice(match.legal_actions(seat)))
             assert match.version <= GAME.max_actions(6, match.options)
-
-
-def test_describe_names_each_action():
-    names = ["Anne", "Jack"]
-    assert GAME.describe({"type": "attack", "seat": 1}, names) == "attack Jack"
-    assert GAME.describe({"type": "steal", "seat": 0}, names) == "steal from Anne"
-    assert GAME.describe({"type": "dice", "faces": ["x", "shield"]}, names) == "rolled X S"
-    assert GAME.describe({"type": "enter", "face": "plank"}, names) == "entered Walk the Plank"
-    assert GAME.describe({"type": "hold", "die": 3}, names) == "hold or free die 3"
-    assert GAME.describe({"type": "stop"}, names) == "stop and resolve"

@@ -16,7 +16,7 @@ from companion.engine import HOST, PUBLIC, Journal, Match, RedealFailed
 from companion.engine.display import menu
 from companion.errors import OptionError
 from companion.games import get
-from companion.games.captains_orders import DECK, GAME, decide, describe, judge, parse_stack
+from companion.games.captains_orders import DECK, GAME, decide, judge, parse_stack
 from companion.games.captains_orders.entry import completable, entry_ranks
 from tests.engine.contract import rejected
 
@@ -649,14 +649,6 @@ def test_a_round_that_cannot_be_replayed_is_refused_not_returned_unchanged():
     state["events"].append({"kind": "play", "seat": 1, "rank": 2})
     with pytest.raises(RedealFailed):
         GAME.redeal(state, 0, random.Random(7))
-
-
-def test_describe_never_names_a_card_moved_face_down():
-    names = ["Ann", "Bob", "Cat", "Dan"]
-    assert describe({"type": "pass", "rank": 9, "to": 1}, names) == "pass a card to Bob"
-    assert "10" not in describe({"type": "discard", "rank": 10}, names)
-    assert "8" not in describe({"type": "follow", "rank": 8}, names)
-    assert describe({"type": "play", "rank": 7}, names) == "order 7"
 
 
 #: The journal of ``TYPICAL_ROUND`` under rules 1, when a turn was recorded menu by menu

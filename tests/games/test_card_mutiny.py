@@ -524,7 +524,6 @@ def test_nothing_in_any_view_tells_what_is_under_a_card_turned_back_face_down():
     assert "Silver coin / Copper coin, no match" in said(match)[-1]
     assert pub(match)["log"][-1] == {"kind": "no_match", "seat": 0,
                                      "cards": ["silver", "copper"]}
-    assert GAME.describe({"type": "flip", "cell": 0}, ["a", "b", "c"]) == "flip A1"
 
 
 def test_redeal_redraws_every_face_down_card_but_keeps_every_view():

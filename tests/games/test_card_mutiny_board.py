@@ -1,4 +1,4 @@
-"""Card Mutiny's board and panel (companion/games/card_mutiny/tabletop.py): the grid's 49
+"""Card Mutiny's board and panel (companion/games/card_mutiny/board.py): the grid's 49
 places, every public fact the rules make visible, nothing a seat alone may know, the
 end-of-match story, and every word whole.
 
@@ -19,7 +19,7 @@ from tests.games.whole_words import check_whole, vocabulary
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
 from companion.games.card_mutiny import CATALOGUE, GAME
-from companion.games.card_mutiny import tabletop
+from companion.games.card_mutiny import board as tabletop
 from companion.games.card_mutiny.show import log_lines
 
 NAMES = ["Anne", "Bonny", "Drake"]

@@ -8,7 +8,7 @@ import pytest
 
 from companion.engine import Match
 from companion.games import GAMES as REGISTERED, get
-from companion.games.mit_mutiny.core import ROLE_NAMES
+from companion.games.mit_mutiny.data import ROLE_NAMES
 from companion.games.moon_yeti import JUROR, ROLES
 
 GAMES = list(REGISTERED.values())

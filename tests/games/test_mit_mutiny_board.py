@@ -16,7 +16,7 @@ import pytest
 
 from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
-from companion.games.mit_mutiny.story import STEP_NAMES, blow_by_blow
+from companion.games.mit_mutiny.words import STEP_NAMES, blow_by_blow
 from tests.games.test_mit_mutiny import (
     D, FM, M, QM, SCOUT, TABLE, assign, decide, done_buying, enter, give_cards, island,
     no_peek, quiet_round, seat_of, st, to_decisions,

@@ -975,10 +975,3 @@ def test_redeal_refuses_when_nothing_fits_what_the_viewer_knows():
     st["innocent"] = r["N"]
     with pytest.raises(RedealFailed):
         GAME.redeal(st, r["N"], random.Random(1))
-
-
-def test_describe_names_the_action():
-    names = ["Anne", "Bonny", "Calico", "Drake"]
-    assert GAME.describe({"type": "vote", "target": 2}, names) == "vote for Calico"
-    assert GAME.describe({"type": "time", "minute": 7}, names) == "the time is :07"
-    assert GAME.describe({"type": "course", "seat": 1}, names) == "Bonny must recast"

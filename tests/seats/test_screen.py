@@ -62,7 +62,7 @@ def test_masked_and_shown_differ_only_in_the_hint_and_choice_rows():
 
 def test_the_hint_row_says_what_select_does_on_each_kind_of_line():
     display = grouped_display()
-    verbs = vote_display(choices=display.choices, extra={"confirm": {"pass": "pass it"}})
+    verbs = vote_display(choices=display.choices, confirm={"pass": "pass it"})
     hint = (0, 40, 128, 48)
     cases = [(ScreenState("browse", display, 0), "select: open"),
              (ScreenState("browse", display, 1), "select: choose this"),

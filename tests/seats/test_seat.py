@@ -150,7 +150,7 @@ def test_show_redraws_only_when_the_image_changes(table, seat):
     stats = seat.device.stats
     before = stats.copy()
     seat.show(vote_display())
-    seat.show(vote_display(extra={"not": "drawn"}))
+    seat.show(vote_display(confirm={"not": "drawn"}))
     assert (stats - before).transfers == 0 and (stats - before).unchanged_frames == 0
     seat.show(vote_display(lines=("Round 4 - night", "Captain: seat 2", "Rum: 4 barrels")))
     sent = stats - before

@@ -9,9 +9,10 @@ Blackbeard's Curse (one of each face). The roller picks the target of each Cutla
 the victim of each Doubloon a Jolly Roger steals. The first pirate to hold 25 Doubloons,
 or the last one alive, wins.
 
-The package: ``data`` (the game's numbers, faces, step names, spec and options),
-``rules`` (setup, steps, moves, resolution, result, views) and ``show`` (screens and
-choices, the table display, events and actions in words).
+The package, the shape of every game: ``data`` (the game's numbers, faces, step names,
+spec and options), ``rules`` (setup, steps, moves, resolution, result), ``views`` (what
+each viewer may see: everything), ``show`` (a seat's screen and choices, events in
+words), ``board`` (the table's summary and board) and ``howto`` (the game in a minute).
 
 Rulings (B1-B9 and the details the rulebook leaves open), each with the option that
 switches it: see docs/games/booty-dice.md.

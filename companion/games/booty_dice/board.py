@@ -1,5 +1,6 @@
-"""What Booty Dice's table shows besides its own dice panel (web/static/games/booty-dice.js
-draws the dice, the holds, the supplies and every pirate's Lives, Shields and Doubloons):
+"""What Booty Dice's table shows: the summary (whose turn, the standings, the supplies)
+and the board besides the game's own dice panel (web/static/games/booty-dice.js draws
+the dice, the holds, the supplies and every pirate's Lives, Shields and Doubloons):
 whose roll it is, the last turns told roll by roll and event by event (the turn before
 stays while the next pirate rolls), and at the end the winner, why and every pirate's
 standing. Everything in Booty Dice is public: there is no panel of secrets.
@@ -12,12 +13,32 @@ from typing import Any
 
 from companion.engine import board as b
 from companion.games import kit
-from companion.games.booty_dice.data import TARGETING
-from companion.games.booty_dice.show import FACE_NAMES, event_text, summary
+from companion.games.booty_dice.data import MAX_ROLLS, TARGETING
+from companion.games.booty_dice.show import FACE_NAMES, event_text
 
 View = dict[str, Any]
 Names = list[str]
 Part = dict[str, Any]
+
+
+def summary(view: View) -> dict[str, Any]:
+    """Whose turn, the standings and the supplies, from the public view."""
+    state, names = view["state"], view["names"]
+    roller = state["roller"]
+    if view.get("result"):
+        headline = view["result"]["reason"] or "Game over"
+    else:
+        headline = (f"{kit.seat_name(names, roller)} is rolling"
+                    f" (roll {state['rolls']} of {MAX_ROLLS})")
+    lines = [f"{kit.seat_name(names, s)}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
+             f"{kit.plural(state['shields'][s], 'Shield')}"
+             + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
+    treasure = "endless" if state["treasure"] is None else state["treasure"]
+    chest = "endless" if state["war_chest"] is None else state["war_chest"]
+    lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
+    return {"headline": headline, "turn": [] if view.get("result") else [roller],
+            "scores": list(state["doubloons"]), "score_label": "Doubloons",
+            "lines": lines}
 
 
 def board(view: View) -> list[Part]:
@@ -85,3 +106,8 @@ def _ending(view: View) -> Part:
                      f"{kit.plural(state['doubloons'][seat], 'Doubloon')}.")
     return b.result(result["winners"], names, lines=lines, scores=result["scores"],
                     score_label="Doubloons")
+
+
+def panel(view: View, seat: int) -> list[Part]:
+    """Nothing in Booty Dice is secret: a seat has no private panel."""
+    return []

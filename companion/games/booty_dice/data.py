@@ -5,7 +5,7 @@ Rulings: see docs/games/booty-dice.md.
 """
 from __future__ import annotations
 
-from companion.engine.spec import GameSpec, Option, timer_option
+from companion.engine import GameSpec, Option, timer_option
 
 # -- constants ---------------------------------------------------------------------------
 

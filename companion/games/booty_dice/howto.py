@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import DEVICES
+from companion.engine import DEVICES
 
 HOWTO: dict[str, Any] = {
     "title": "Booty Dice",
@@ -50,3 +50,8 @@ def my_part(view: dict[str, Any], seat: int) -> list[str]:
     else:
         lines.append("Wait for your turn; the dice come round clockwise.")
     return lines
+
+
+def my_secret(view: dict[str, Any], seat: int) -> list[str]:
+    """Booty Dice has no secrets."""
+    return []

@@ -5,30 +5,22 @@ Rulings: see docs/games/booty-dice.md.
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
-from companion.engine.chance import Chance
-from companion.engine.display import Display
-from companion.engine.match import clone
-from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
-                                    Step, Timed, Viewer, always)
+from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
+                              State, Step, Timed, always)
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
-from companion.games.booty_dice import board as tabletop
-from companion.games.booty_dice import howto, show
-from companion.games.booty_dice.data import (
-    COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS, CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
-    FACES, HOLD_CHANGES, MAX_ROLLS, OVER, PLUNDER_CAUSES, ROLLING, SHIPWRECK_BASE,
-    SINGLE_ORDER, SPEC, START_DOUBLOONS, START_LIVES, TARGETING, TOTAL_DOUBLOONS,
-    WAR_CHEST, WIN_DOUBLOONS,
-)
+from companion.games.booty_dice import board, howto, show, views
+from companion.games.booty_dice.data import (COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS,
+                                             CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
+                                             FACES, HOLD_CHANGES, MAX_ROLLS, OVER,
+                                             PLUNDER_CAUSES, ROLLING, SHIPWRECK_BASE,
+                                             SINGLE_ORDER, SPEC, START_DOUBLOONS,
+                                             START_LIVES, TARGETING, TOTAL_DOUBLOONS,
+                                             WAR_CHEST, WIN_DOUBLOONS)
 
-#: What a view copies: plain values, then flat lists.
-VIEW_SCALARS = ("seats", "treasure", "war_chest", "locker", "turn", "roller", "step",
-                "rolls", "winner", "reason")
-VIEW_LISTS = ("lives", "shields", "doubloons", "dice", "held")
 #: Resolved turns kept before the latest one (``state["earlier"]``), so the table's
 #: story of the last turns survives the next turn's resolution.
 EARLIER_TURNS = 3
@@ -84,6 +76,7 @@ class BootyDice(Game):
 
     spec = SPEC
     has_secrets = False
+    parts = Parts(views=views, show=show, board=board, howto=howto)
     steps = {
         ROLLING: Step(who=_who_rolls, moves={"enter": _faces}, chance={"dice": _roll_dice},
                       timed=_TURN_TIMER),
@@ -125,6 +118,7 @@ class BootyDice(Game):
             # The turns resolved before it: {"seat", "dice", "events"}, oldest first.
             "earlier": [],
             "winner": None,
+            # Why the winner won: a key of show.WINS ("" while nobody has).
             "reason": "",
         }
         _start_turn(state, first)
@@ -179,7 +173,7 @@ class BootyDice(Game):
         return Result(
             winners=[state["winner"]],
             scores=list(state["doubloons"]),
-            reason=state["reason"],
+            reason=show.WINS[state["reason"]],
             details={"lives": list(state["lives"]), "shields": list(state["shields"])},
         )
 
@@ -194,53 +188,6 @@ class BootyDice(Game):
         """
         per_turn = DICE * MAX_ROLLS + MAX_ROLLS + 2 * DICE * HOLD_CHANGES + 2 * DICE
         return 100 * seats * per_turn
-
-    # -- what each viewer may see -----------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """Everything is public: every viewer gets the same allow-listed copy."""
-        out: dict[str, Any] = {key: state[key] for key in VIEW_SCALARS}
-        for key in VIEW_LISTS:
-            out[key] = list(state[key])
-        # Events and queued effects are flat dicts of plain values: one level suffices
-        # (and a view is built often enough for a deep copy to show in profiles).
-        for key in ("queue", "events"):
-            out[key] = [dict(item) for item in state[key]]
-        last = state["last_roll"]
-        out["last_roll"] = {"seat": last["seat"], "dice": list(last["dice"])} if last else None
-        out["earlier"] = [{"seat": turn["seat"], "dice": list(turn["dice"]),
-                           "events": [dict(e) for e in turn["events"]]}
-                          for turn in state["earlier"]]
-        out["options"] = dict(state["options"])
-        out["alive"] = [lives > 0 for lives in state["lives"]]
-        return out
-
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        """Nothing is hidden, so nothing is drawn again: an unchanged copy."""
-        return clone(state)
-
-    # -- what a seat and the table show (see show.py) --------------------------------
-    def display(self, view: dict[str, Any], seat: int) -> Display:
-        """The seat's screen, from that seat's view."""
-        return show.seat_display(view, seat)
-
-    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        """The table display's summary, from the public view."""
-        return show.summary(view)
-
-    def how_to_play(self) -> dict[str, Any]:
-        return clone(howto.HOWTO)
-
-    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_part(view, seat)
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        """An action in words, for a log line."""
-        return show.describe(action, names)
-
-    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        """The standings in words, the last turns and the end (see board.py); the dice
-        and the pirates are drawn by web/static/games/booty-dice.js."""
-        return tabletop.board(view)
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -286,7 +233,7 @@ def _others(state: State) -> list[int]:
 def _end_turn(state: State) -> None:
     roller = state["roller"]
     if not state["options"]["win_at_once"] and state["doubloons"][roller] >= WIN_DOUBLOONS:
-        _win(state, roller, f"{WIN_DOUBLOONS} Doubloons")
+        _win(state, roller, "doubloons")
         return
     _start_turn(state, kit.next_seat(state["seats"], roller,
                                      skip=lambda seat: not _alive(state, seat)))
@@ -413,7 +360,7 @@ def _gain(state: State, amount: int) -> None:
     roller = state["roller"]
     state["doubloons"][roller] += amount
     if state["options"]["win_at_once"] and state["doubloons"][roller] >= WIN_DOUBLOONS:
-        _win(state, roller, f"{WIN_DOUBLOONS} Doubloons")
+        _win(state, roller, "doubloons")
 
 
 def _lose_lives(state: State, seat: int, amount: int, cause: str) -> None:
@@ -441,7 +388,7 @@ def _eliminate(state: State, seat: int, cause: str) -> None:
         _give_to(state, "treasure", gold)
     alive = [s for s in range(state["seats"]) if _alive(state, s)]
     if len(alive) == 1 and state["step"] != OVER:
-        _win(state, alive[0], "last pirate alive")
+        _win(state, alive[0], "last_alive")
 
 
 def _win(state: State, seat: int, reason: str) -> None:

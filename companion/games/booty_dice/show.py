@@ -1,5 +1,5 @@
-"""What Booty Dice shows: each seat's screen and choices, the table display's summary,
-resolution events and actions in words. Built from views only (everything in Booty Dice
+"""What Booty Dice shows on a seat: its screen and choices, and the resolution's events
+and the winner in words (the table uses them too). Built from views only (everything in Booty Dice
 is public, but a screen still draws only what its view holds); every name and sentence
 is made here, never kept in the state.
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.display import Choice, Display
-from companion.engine.rules import Action
+from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.booty_dice.data import DECIDING, MAX_ROLLS, OVER, ROLLING, TARGETING
+from companion.games.booty_dice.data import (DECIDING, MAX_ROLLS, OVER, ROLLING, TARGETING,
+                                             WIN_DOUBLOONS)
 
 FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly Roger",
               "cutlass": "Cutlass", "plank": "Walk the Plank", "shield": "Shield"}
@@ -20,6 +20,10 @@ FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly R
 FACE_SHORT = {**FACE_NAMES, "x": "X Marks", "plank": "Plank"}
 FACE_CODES = {"doubloon": "$", "x": "X", "jolly": "J", "cutlass": "C", "plank": "P",
               "shield": "S"}
+
+
+#: Why the winner won (``state["reason"]``), in words.
+WINS = {"doubloons": f"{WIN_DOUBLOONS} Doubloons", "last_alive": "last pirate alive"}
 
 
 # -- events in words -------------------------------------------------------------------
@@ -140,7 +144,7 @@ def _watcher_hint(view: dict[str, Any], names: list[str]) -> str:
     return event_text(events[-1], names) if events else ""
 
 
-def seat_display(view: dict[str, Any], seat: int) -> Display:
+def display(view: dict[str, Any], seat: int) -> Display:
     """The seat's screen from its engine view (everything in it is public).
 
     The roller sees the dice, the roll count and their choices, all at one menu level:
@@ -153,7 +157,7 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
                       for s in range(state["seats"]))
     mine, mine_words = f"You {stats(state, seat)}", f"You: {stats_words(state, seat)}"
     if state["step"] == OVER:
-        ending = (f"Winner: {kit.seat_name(names, state['winner'])}", state["reason"])
+        ending = (f"Winner: {kit.seat_name(names, state['winner'])}", WINS[state["reason"]])
         return Display(title="Game over", private=standings, lines=(*ending, mine_words),
                        short_lines=(*ending, mine))
     roller = state["roller"]
@@ -169,41 +173,3 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
                    short_lines=(dice_line(state), mine, hint),
                    choices=tuple(choice(action, state, names) for action in legal),
                    private=standings, led="on" if legal else "off")
-
-
-# -- the table display and the log -------------------------------------------------------
-
-def summary(view: dict[str, Any]) -> dict[str, Any]:
-    """Whose turn, the standings and the supplies, from the public view."""
-    state, names = view["state"], view["names"]
-    roller = state["roller"]
-    if view.get("result"):
-        headline = view["result"]["reason"] or "Game over"
-    else:
-        headline = (f"{kit.seat_name(names, roller)} is rolling"
-                    f" (roll {state['rolls']} of {MAX_ROLLS})")
-    lines = [f"{kit.seat_name(names, s)}: {kit.plural(state['lives'][s], 'Life', 'Lives')}, "
-             f"{kit.plural(state['shields'][s], 'Shield')}"
-             + ("" if state["alive"][s] else " (out)") for s in range(state["seats"])]
-    treasure = "endless" if state["treasure"] is None else state["treasure"]
-    chest = "endless" if state["war_chest"] is None else state["war_chest"]
-    lines.append(f"Buried Treasure {treasure}, War Chest {chest}")
-    return {"headline": headline, "turn": [] if view.get("result") else [roller],
-            "scores": list(state["doubloons"]), "score_label": "Doubloons",
-            "lines": lines}
-
-
-def describe(action: Action, names: list[str]) -> str:
-    """An action in words, for a log line."""
-    kind = action["type"]
-    if kind == "dice":
-        return "rolled " + " ".join(FACE_CODES[f] for f in action["faces"])
-    if kind == "enter":
-        return f"entered {FACE_NAMES[action['face']]}"
-    if kind == "hold":
-        return f"hold or free die {action['die']}"
-    if kind == "attack":
-        return f"attack {kit.seat_name(names, action['seat'])}"
-    if kind == "steal":
-        return f"steal from {kit.seat_name(names, action['seat'])}"
-    return {"roll": "roll again", "stop": "stop and resolve"}.get(kind, kind)

@@ -17,16 +17,15 @@ its owner's phone, the order and its owner, who must act, what was passed and di
 whole decision (pass this card to that player, play this order, accuse that player),
 filed in menus on the seat's screen.
 
-The package: ``data`` (the deck, steps, options), ``rules`` (setup, steps, moves, the
-round's end, the views), ``entry`` (cards mode: which hand entries can be right),
-``redeal`` (the contract tests' re-deal), ``show`` (screens, the table, words).
+The package, the shape of every game: ``data`` (the deck, steps, options), ``rules``
+(setup, steps, moves, the round's end), ``views`` (what each viewer may know, and the
+contract tests' re-deal), ``show`` (a seat's screen, the moves in words), ``board``
+(the table's summary and board, a seat's panel), ``howto`` (the game in a minute), and
+one extra job: ``entry`` (cards mode: which hand entries can still be right).
 
 Rulings (C1-C5 and the details the rulebook leaves open), each with the option that
 switches it: see docs/games/captains-orders.md.
 """
-from .data import DECK, SPEC, parse_stack
-from .rules import GAME, CaptainsOrders, decide, judge
-from .show import describe
-
-__all__ = ["DECK", "GAME", "SPEC", "CaptainsOrders", "decide", "describe", "judge",
-           "parse_stack"]
+from companion.games.captains_orders.data import DECK, SPEC, parse_stack
+from companion.games.captains_orders.rules import GAME, CaptainsOrders, decide, judge
+__all__ = ["DECK", "GAME", "SPEC", "CaptainsOrders", "decide", "judge", "parse_stack"]

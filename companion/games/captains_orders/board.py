@@ -1,5 +1,5 @@
-"""What Captain's Orders' table shows: the board (from the public view) and a seat's own
-panel (from that seat's view), as board parts (docs/boards.md).
+"""What Captain's Orders' table shows: the summary and the board (from the public view)
+and a seat's own panel (from that seat's view), as board parts (docs/boards.md).
 
 The board holds the standing order and its owner, each hand's size, the orders played,
 the face-down pile, every move of the round as the table sees it (a card passed face
@@ -16,9 +16,12 @@ from typing import Any
 
 from companion.engine import board as b
 from companion.games import kit
+from companion.games.captains_orders.data import (CARDS, DEAL, DECLARE, DISCARD, ENTER,
+                                                  GIVE, OVER, REVEAL, SCORED, TURN)
+from companion.games.captains_orders.show import (EVENT_TEXTS, ROUND_TEXTS, a_rank,
+                                                  end_text, face_down_words, order_line,
+                                                  step_actors)
 
-from .data import CARDS, DEAL, ENTER, OVER, SCORED, TURN
-from .show import EVENT_TEXTS, ROUND_TEXTS, end_text, step_actors, table_summary
 
 View = dict[str, Any]
 Names = list[str]
@@ -37,8 +40,34 @@ def _name(names: Names, seat: Any) -> str:
     return kit.seat_name(names, seat)
 
 
-def _a(rank: Any) -> str:
-    return f"an {rank}" if rank == 8 else f"a {rank}"
+# -- the summary -------------------------------------------------------------------------
+
+def summary(view: View) -> dict[str, Any]:
+    """The table display's summary, from the public view alone."""
+    state, names = view["state"], view["names"]
+    step = state["step"]
+    actors = step_actors(state)
+    if step == OVER:
+        headline = end_text(state["end"], len(state["winners"]), state["target"])
+    elif step == SCORED:
+        headline = ROUND_TEXTS[state["last_round"]["reason"]]
+    elif step == ENTER:
+        what = "the rest of their hand" if state["entries"][actors[0]] else "their lowest card"
+        headline = f"Round over: {kit.seat_name(names, actors[0])} enters {what}"
+    elif actors:
+        doing = {TURN: "'s turn", DISCARD: " discards a card face down",
+                 GIVE: " gives a card face down", DECLARE: " emptied their hand",
+                 REVEAL: " reveals the declared card"}[step]
+        headline = f"Round {state['round']}: {kit.seat_name(names, actors[0])}{doing}"
+    else:
+        headline = f"Round {state['round']}"
+    lines = [order_line(state, names)]
+    lines += [f"{kit.seat_name(names, s)}: {kit.plural(n, 'card')}"
+              + (" (dealer)" if s == state["dealer"] else "")
+              for s, n in enumerate(state["sizes"])]
+    lines += [kit.word(e, names, EVENT_TEXTS) for e in state["events"][-3:]]
+    return {"headline": headline, "turn": actors, "scores": list(state["wins"]),
+            "score_label": "Round wins", "lines": lines}
 
 
 # -- the board ---------------------------------------------------------------------------
@@ -67,7 +96,7 @@ def _headline(view: View) -> str:
         last = state["last_round"]
         return f"Round {last['round']} is over: {_winners_words(last['winners'], names)} " \
                "the round"
-    return table_summary(view)["headline"]
+    return summary(view)["headline"]
 
 
 def _winners_words(winners: list[int], names: Names) -> str:
@@ -212,17 +241,17 @@ def ending_words(last: View, names: Names) -> list[str]:
                  f"{'right' if right else 'wrong'}."]
     elif ending["declared"]:
         right = last["reason"] == "captain_emptied"
-        card = f" with {_a(ending['card'])}" if ending["card"] is not None else ""
+        card = f" with {a_rank(ending['card'])}" if ending["card"] is not None else ""
         lines = [f"{who} emptied their hand and declared Captain{card}: "
                  f"{'right' if right else 'wrong'}."]
     else:
         lines = [f"{who} emptied their hand and did not declare."]
     if len(captains) == 1:
         lines.append(f"The Captain was {_name(names, captains[0])}, holding "
-                     f"{_a(last['lowest'])}.")
+                     f"{a_rank(last['lowest'])}.")
     elif captains:
         lines.append(f"The Captains were {kit.name_list(names, captains)}, each holding "
-                     f"{_a(last['lowest'])}.")
+                     f"{a_rank(last['lowest'])}.")
     else:
         lines.append("Nobody held a card: there was no Captain.")
     lines.append(ROUND_TEXTS[last["reason"]] + ".")
@@ -272,21 +301,10 @@ def panel(view: View, seat: int) -> list[Part]:
     if hand is not None:
         parts.append(b.cards([b.card(str(r), kind="pairs", seat=seat)
                               for r in hand], title="Your hand", empty="Your hand is empty"))
-    secret = [_secret_words(e, seat, names) for e in me.get("log", [])]
+    secret = [face_down_words(e, seat, names) for e in me.get("log", [])]
     if secret:
         parts.append(b.log(secret, title="Your face-down moves this round", keep=6))
     if state["step"] == ENTER and state["entries"][seat]:
         parts.append(b.cards([b.card(str(r), kind="pairs", seat=seat)
                               for r in state["entries"][seat]], title="You entered"))
     return parts
-
-
-def _secret_words(event: View, seat: int, names: Names) -> str:
-    """A face-down move the seat took part in, from its side, with the card."""
-    card = event.get("card")
-    shown = "a card" if card is None else _a(card)
-    if event["kind"] == "discard":
-        return f"You discarded {shown}"
-    if event["seat"] == seat:
-        return f"You gave {shown} to {_name(names, event['to'])}"
-    return f"You got {shown} from {_name(names, event['seat'])}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine.spec import GameSpec, Option, timer_option
+from companion.engine import GameSpec, Option, timer_option
 from companion.errors import OptionError
 
 GAME_ID = "captains-orders"
@@ -32,11 +32,6 @@ OVER = "over"
 HIDDEN_KINDS = frozenset({"pass", "give", "follow", "discard"})
 #: Ways a card leaves a hand face up.
 FACE_UP = frozenset({"play", "belay"})
-
-#: Why a round ended (``last_round["reason"]``), and why a match ended (``state["end"]``).
-ROUND_REASONS = ("captain_emptied", "accused_captain", "wrong_accusation",
-                 "captain_named_captain", "wrong_declaration", "no_declaration")
-END_REASONS = ("target", "shared", "limit")
 
 SPEC = GameSpec(
     GAME_ID, "Captain's Orders", 4, 8,

@@ -7,9 +7,9 @@ Rulings: see docs/games/captains-orders.md.
 """
 from __future__ import annotations
 
-from companion.engine.rules import State
+from companion.engine import State
+from companion.games.captains_orders.data import RANKS
 
-from .data import RANKS
 
 
 def entry_ranks(state: State, seat: int) -> list[int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import DEVICES
+from companion.engine import DEVICES
 
 HOWTO: dict[str, Any] = {
     "title": "Captain's Orders",
@@ -50,3 +50,8 @@ def my_part(view: dict[str, Any], seat: int) -> list[str]:
     if view.get("you", {}).get("may_act"):
         lines.append("It is your move: your choices are on your screen.")
     return lines
+
+
+def my_secret(view: dict[str, Any], seat: int) -> list[str]:
+    """Nothing: who is Captain changes with every card, and the hand is on the phone."""
+    return []

@@ -1,32 +1,26 @@
 """Captain's Orders: the rules - setup, the steps and their whole decisions, the moves,
 the round's end and the result. What each viewer may see is built in ``views`` (and
-drawn again for the contract tests in ``redeal``); what a seat shows, in ``show``.
+drawn again there for the contract tests); what a seat shows, in ``show``; what the
+table shows, in ``board``.
 
 Rulings: see docs/games/captains-orders.md.
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
-from companion.engine.chance import Chance
-from companion.engine.display import Display
-from companion.engine.match import clone
-from companion.engine.rules import (
-    CHANCE, HOST, Action, Actor, Context, Game, Result, State, Step, Timed, Viewer, always,
-)
+from companion.engine import (CHANCE, HOST, Action, Actor, Chance, Context, Game, Parts,
+                              Result, State, Step, Timed, always)
 from companion.errors import OptionError
 from companion.games import kit
+from companion.games.captains_orders import board, howto, show, views
+from companion.games.captains_orders.data import (DEAL, DECK, DECLARE, DISCARD, ENTER, GIVE,
+                                                  HAND_SIZE, OVER, PHONES, RANKS, REVEAL,
+                                                  SCORED, SPEC, TURN, parse_stack,
+                                                  round_limit)
+from companion.games.captains_orders.entry import entry_ranks
 
-from . import board as tabletop
-from . import redeal as redealing
-from . import howto, show, views
-from .data import (
-    DEAL, DECK, DECLARE, DISCARD, ENTER, GIVE, HAND_SIZE, OVER, PHONES, RANKS, REVEAL,
-    SCORED, SPEC, TURN, parse_stack, round_limit,
-)
-from .entry import entry_ranks
 
 # -- small helpers over the state --------------------------------------------------------
 
@@ -235,6 +229,7 @@ class CaptainsOrders(Game):
     """The rules of Captain's Orders over plain JSON state."""
 
     spec = SPEC
+    parts = Parts(views=views, show=show, board=board, howto=howto)
     steps = {
         DEAL: Step(who=lambda state: [CHANCE], chance={"deal": _deal}),
         TURN: Step(who=_turn_player, moves={
@@ -272,7 +267,7 @@ class CaptainsOrders(Game):
             "last_round": None,
             "ready": [],  # seats that have seen the reveal (SCORED)
             "winners": None,
-            "end": None,  # why the match ended: one of data.END_REASONS
+            "end": None,  # why the match ended: a code show.end_text words
         }
         _start_round(state)
         return state
@@ -502,48 +497,6 @@ class CaptainsOrders(Game):
         turns = 6 * seats * seats + 1
         per_round = turns * 4 + 6 * seats + 4
         return round_limit(seats, options["wins"]) * per_round
-
-    # -- what each viewer may see ---------------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """The public record (hand sizes included), plus the viewer's own hand and the
-        hidden moves it took part in."""
-        out = views.public_view(state)
-        if isinstance(viewer, int):
-            out["me"] = views.seat_view(state, viewer)
-        return out
-
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        """Every card ``viewer`` cannot see drawn again, consistent with what it knows
-        (see :func:`redeal.redeal`)."""
-        return redealing.redeal(state, viewer, rng)
-
-    # -- what a seat shows ----------------------------------------------------------------
-    def display(self, view: dict[str, Any], seat: int) -> Display:
-        """The seat's screen: public lines, the turn's whole decisions grouped in menus,
-        the hand and the seat's hidden moves as private lines."""
-        return show.seat_display(view, seat)
-
-    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        """The table display: headline, the order, hand sizes, round wins."""
-        return show.table_summary(view)
-
-    def how_to_play(self) -> dict[str, Any]:
-        return clone(howto.HOWTO)
-
-    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_part(view, seat)
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        """An action in words for a log line (never a card passed face down)."""
-        return show.describe(action, names)
-
-    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        """The table's board: the order, hand sizes, moves, the reveal (see board.py)."""
-        return tabletop.board(view)
-
-    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        """The seat's hand as cards and its face-down moves."""
-        return tabletop.panel(view, seat)
 
 
 # -- round bookkeeping -------------------------------------------------------------------

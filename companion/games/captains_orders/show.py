@@ -1,4 +1,5 @@
-"""Captain's Orders: what a seat shows, what the table shows, and moves in words.
+"""Captain's Orders: what a seat shows, and the round's moves and endings in words (the
+table's board uses the same words).
 
 Everything here is built from a view (a seat's own, or the public one), never from the
 state; the state keeps structured events and codes, worded only here. Each decision is
@@ -18,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.display import Choice, Display
-from companion.engine.rules import Action
+from companion.engine import Action, Choice, Display
 from companion.games import kit
+from companion.games.captains_orders.data import (CARDS, DECLARE, DISCARD, ENTER, GIVE,
+                                                  OVER, PHONES, REVEAL, SCORED, TURN)
 
-from .data import CARDS, DECLARE, DISCARD, ENTER, GIVE, OVER, PHONES, REVEAL, SCORED, TURN
 
 #: Top-level menus, in the order a seat pages through them.
 PASS_MENU, PLAY_MENU, ASK_MENU = "Pass a card", "Play an order", "Ask for a card"
@@ -60,7 +61,7 @@ ROUND_TEXTS = {
 }
 
 
-def _a(rank: Any) -> str:
+def a_rank(rank: Any) -> str:
     """``a 7``, ``an 8``."""
     return f"an {rank}" if rank == 8 else f"a {rank}"
 
@@ -72,25 +73,6 @@ def end_text(end: str | None, leaders: int, target: int) -> str:
     if end == "shared":
         return f"{leaders} players reached {target} round wins together"
     return "The round limit: the leaders share the victory"
-
-
-def describe(action: Action, names: list[str]) -> str:
-    """A short text of an action; the card of a face-down move is never named."""
-    kind, rank = action["type"], action.get("rank")
-    texts = {
-        "deal": "cards dealt",
-        "play": f"order {rank}",
-        "belay": f"belay with {rank}",
-        "pass": f"pass a card to {kit.seat_name(names, action.get('to'))}",
-        "ask": f"ask {kit.seat_name(names, action.get('target'))} for a card",
-        "accuse": f"accuse {kit.seat_name(names, action.get('target'))}",
-        "follow": "follow the order", "skip": "pass the turn",
-        "give": "give a card", "discard": "discard a card",
-        "declare": "declare Captain" if action.get("captain") else "do not declare",
-        "reveal": f"reveal {_a(rank)}", "enter": f"enter {_a(rank)}",
-        "next_round": "next round",
-    }
-    return texts.get(kind, kind.replace("_", " "))
 
 
 # -- a seat's choices -------------------------------------------------------------------
@@ -112,7 +94,7 @@ def _choice(action: Action, state: dict[str, Any], names: list[str]) -> Choice:
         if phones:
             return Choice(f"Play your {rank} as an order", action, secret=True,
                           short=f"Order {rank}")
-        return Choice(f"Play {_a(rank)} as an order", action, group=(PLAY_MENU,),
+        return Choice(f"Play {a_rank(rank)} as an order", action, group=(PLAY_MENU,),
                       short=f"Order {rank}")
     if kind == "ask":
         return Choice(f"Ask {name} for a card", action, group=(ASK_MENU,), short=f"Ask {name}")
@@ -125,7 +107,7 @@ def _choice(action: Action, state: dict[str, Any], names: list[str]) -> Choice:
     if kind == "belay":
         if phones:
             return Choice(f"Belay with your {rank}", action, secret=True)
-        return Choice(f"Belay with {_a(rank)}", action, group=(BELAY_MENU,))
+        return Choice(f"Belay with {a_rank(rank)}", action, group=(BELAY_MENU,))
     return Choice(_plain_label(action, state, names), action,
                   secret=phones and kind in ("give", "discard"))
 
@@ -143,8 +125,8 @@ def _plain_label(action: Action, state: dict[str, Any], names: list[str]) -> str
     if kind == "declare":
         return "Declare Captain" if action["captain"] else "Don't declare"
     if kind == "enter":
-        return f"Enter {_a(rank)}"
-    texts = {"skip": "Pass the turn", "reveal": f"I revealed {_a(rank)}",
+        return f"Enter {a_rank(rank)}"
+    texts = {"skip": "Pass the turn", "reveal": f"I revealed {a_rank(rank)}",
              "next_round": "Next round"}
     return texts.get(kind, kind.replace("_", " "))
 
@@ -210,7 +192,7 @@ def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
     return "Captain's Orders"
 
 
-def _order_line(state: dict[str, Any], names: list[str]) -> str:
+def order_line(state: dict[str, Any], names: list[str]) -> str:
     order = state["order"]
     if order is None:
         return "No order"
@@ -254,7 +236,7 @@ def _lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
     events = state["events"]
     latest = (kit.word(events[-1], names, EVENT_TEXTS) if events
               else f"{kit.seat_name(names, state['dealer'])} dealt")
-    return [_order_line(state, names), latest, _counts_line("Cards", state["sizes"])]
+    return [order_line(state, names), latest, _counts_line("Cards", state["sizes"])]
 
 
 def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
@@ -290,24 +272,28 @@ def _private(state: dict[str, Any], names: list[str]) -> list[str]:
     hand = me.get("hand")
     if hand is not None:
         out.append("Hand " + (" ".join(str(r) for r in hand) if hand else "empty"))
-    out += [_log_text(event, me["seat"], names) for event in me.get("log", [])[-2:]]
+    out += [face_down_words(event, me["seat"], names, short=True)
+            for event in me.get("log", [])[-2:]]
     if state["step"] == ENTER and state["entries"][me["seat"]]:
         out.append("Entered " + " ".join(str(r) for r in state["entries"][me["seat"]]))
     return out
 
 
-def _log_text(event: dict[str, Any], seat: int, names: list[str]) -> str:
-    """A hidden move the seat took part in, from its side."""
+def face_down_words(event: dict[str, Any], seat: int, names: list[str], *,
+                    short: bool = False) -> str:
+    """A face-down move the seat took part in, from its side, with its card: in full for
+    the phone's panel (``You got a 7 from Anne``), ``short`` for the seat's private
+    lines (``Got 7 from Anne``)."""
     card = event.get("card")
-    shown = "a card" if card is None else str(card)
+    shown = "a card" if card is None else (str(card) if short else a_rank(card))
     if event["kind"] == "discard":
         return f"You discarded {shown}"
     if event["seat"] == seat:
         return f"You gave {shown} to {kit.seat_name(names, event['to'])}"
-    return f"Got {shown} from {kit.seat_name(names, event['seat'])}"
+    return f"{'Got' if short else 'You got'} {shown} from {kit.seat_name(names, event['seat'])}"
 
 
-def seat_display(view: dict[str, Any], seat: int) -> Display:
+def display(view: dict[str, Any], seat: int) -> Display:
     """The seat's screen, built from its view alone."""
     state, names = view["state"], view["names"]
     shown = choices(view)
@@ -317,7 +303,7 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
         choices=shown,
         private=tuple(_private(state, names)),
         led="on" if shown else "off",
-        extra={"confirm": CONFIRM},
+        confirm=CONFIRM,
     )
 
 
@@ -325,33 +311,3 @@ def seat_display(view: dict[str, Any], seat: int) -> Display:
 CONFIRM = {"pass": "pass it", "play": "play this order", "ask": "ask", "accuse": "accuse",
            "follow": "follow", "belay": "belay", "discard": "discard it",
            "give": "give it"}
-
-
-# -- the table display ------------------------------------------------------------------
-
-def table_summary(view: dict[str, Any]) -> dict[str, Any]:
-    """The table display's summary, from the public view alone."""
-    state, names = view["state"], view["names"]
-    step = state["step"]
-    actors = step_actors(state)
-    if step == OVER:
-        headline = end_text(state["end"], len(state["winners"]), state["target"])
-    elif step == SCORED:
-        headline = ROUND_TEXTS[state["last_round"]["reason"]]
-    elif step == ENTER:
-        what = "the rest of their hand" if state["entries"][actors[0]] else "their lowest card"
-        headline = f"Round over: {kit.seat_name(names, actors[0])} enters {what}"
-    elif actors:
-        doing = {TURN: "'s turn", DISCARD: " discards a card face down",
-                 GIVE: " gives a card face down", DECLARE: " emptied their hand",
-                 REVEAL: " reveals the declared card"}[step]
-        headline = f"Round {state['round']}: {kit.seat_name(names, actors[0])}{doing}"
-    else:
-        headline = f"Round {state['round']}"
-    lines = [_order_line(state, names)]
-    lines += [f"{kit.seat_name(names, s)}: {kit.plural(n, 'card')}"
-              + (" (dealer)" if s == state["dealer"] else "")
-              for s, n in enumerate(state["sizes"])]
-    lines += [kit.word(e, names, EVENT_TEXTS) for e in state["events"][-3:]]
-    return {"headline": headline, "turn": actors, "scores": list(state["wins"]),
-            "score_label": "Round wins", "lines": lines}

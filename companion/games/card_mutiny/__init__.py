@@ -17,15 +17,16 @@ turn up and the companion keeps the books).
 Rulings (F1-F6 and every detail the rulebook leaves open) and the options that switch
 them: see docs/games/card-mutiny.md.
 
-The package: ``data`` (constants, catalogue, spec and options), ``board`` (what the
-state holds), ``rules`` (setup, steps, moves, result), ``views`` (what each viewer may
-see, and the re-deal), ``show`` (screens, menus, the table display, events in words).
+The package, the shape of every game: ``data`` (constants, catalogue, spec and
+options), ``rules`` (setup, steps, moves, result), ``views`` (what each viewer may see,
+and the re-deal), ``show`` (a seat's screen and menus, events in words), ``board`` (the
+table's summary and board, a seat's peeks), ``howto`` (the game in a minute), and one
+extra job: ``holdings`` (what the table holds, asked of the state: the grid, the piles,
+the chests, gold and the Captains).
 """
 from companion.games.card_mutiny.data import (CATALOGUE, DECK_SIZE, KINDS, SPEC,
                                               deck_counts, full_deck)
-from companion.games.card_mutiny.rules import CardMutiny
-
-GAME = CardMutiny()
+from companion.games.card_mutiny.rules import GAME, CardMutiny
 
 __all__ = ["CATALOGUE", "DECK_SIZE", "GAME", "KINDS", "SPEC", "CardMutiny", "deck_counts",
            "full_deck"]

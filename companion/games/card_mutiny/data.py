@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.spec import GameSpec, Option, timer_option
+from companion.engine import GameSpec, Option, timer_option
 from companion.errors import OptionError
 
 # -- constants ---------------------------------------------------------------------------
@@ -90,7 +90,6 @@ CARD_VIEWS: dict[str, dict[str, Any]] = {
     for c in CATALOGUE
 }
 DECK_SIZE = sum(c.count for c in CATALOGUE)
-COINS = tuple(c.kind for c in CATALOGUE if c.category == "coin")
 GEMS = tuple(c.kind for c in CATALOGUE if c.category == "gem")
 EVENTS = tuple(c.kind for c in CATALOGUE if c.category == "event")
 #: Cards mode: the kinds a seat enters from its first menu; gems and events sit one

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import DEVICES
+from companion.engine import DEVICES
 
 HOWTO: dict[str, Any] = {
     "title": "Card Mutiny",
@@ -45,3 +45,8 @@ def my_part(view: dict[str, Any], seat: int) -> list[str]:
     if view.get("you", {}).get("may_act"):
         lines.append("It is your move: pick a row, then a card.")
     return lines
+
+
+def my_secret(view: dict[str, Any], seat: int) -> list[str]:
+    """Nothing: a peek shows on the phone's panel, not in its help."""
+    return []

@@ -7,24 +7,19 @@ docs/games/card-mutiny.md.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from companion.engine.chance import Chance
-from companion.engine.display import Display
-from companion.engine.match import clone
-from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, Result, State,
-                                    Step, Timed, Viewer, always)
+from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
+                              State, Step, Timed, always)
 from companion.errors import OptionError
 from companion.games import kit
-from companion.games.card_mutiny import board, howto, show, tabletop, views
-from companion.games.card_mutiny.board import is_grid
+from companion.games.card_mutiny import board, holdings, howto, show, views
 from companion.games.card_mutiny.data import (CELLS, CODES, DEAL, EVENTS, FLIP, GEMS, KINDS,
                                               LOG_LENGTH, LOOK, MAP_SET, MAX_ACCIDENT,
                                               NO_CARD, OVER, PARROT_PEEKS, PEEK, SHUFFLE,
                                               SIZE, SPEC, SPYGLASS_PEEKS, STORM, TARGET,
-                                              TOP_KINDS, deck_counts, full_deck,
-                                              parse_deal)
+                                              TOP_KINDS, deck_counts, full_deck, parse_deal)
+from companion.games.card_mutiny.holdings import is_grid
 
 #: Cards mode: the order in which the kinds a player may enter are listed.
 ENTRY_ORDER = TOP_KINDS + GEMS + EVENTS
@@ -49,7 +44,7 @@ def _flips(state: State, seat: Actor) -> list[dict[str, Any]]:
     """Grid mode: any face-down card of the grid."""
     if not is_grid(state):
         return []
-    return [{"cell": k} for k in board.face_down_cells(state)]
+    return [{"cell": k} for k in holdings.face_down_cells(state)]
 
 
 def _reveals(state: State, seat: Actor) -> list[dict[str, Any]]:
@@ -67,12 +62,12 @@ def _accidents(state: State, seat: Actor) -> list[dict[str, Any]]:
 
 
 def _peeks(state: State, seat: Actor) -> list[dict[str, Any]]:
-    return [{"cell": k} for k in board.peek_candidates(state)]
+    return [{"cell": k} for k in holdings.peek_candidates(state)]
 
 
 def mutiny_targets(state: State) -> list[int]:
     """The Captains a Mutiny the active player reveals may target (never themself)."""
-    return [s for s in board.captains(state) if s != state["turn"]]
+    return [s for s in holdings.captains(state) if s != state["turn"]]
 
 
 def _targets(state: State, seat: Actor) -> list[dict[str, Any]]:
@@ -80,7 +75,7 @@ def _targets(state: State, seat: Actor) -> list[dict[str, Any]]:
 
 
 def _storm_rows(state: State, seat: Actor) -> list[dict[str, Any]]:
-    return [{"row": r} for r in board.storm_rows(state)]
+    return [{"row": r} for r in holdings.storm_rows(state)]
 
 
 def _deal(state: State, chance: Chance) -> Action:
@@ -96,7 +91,7 @@ def _deal(state: State, chance: Chance) -> Action:
 
 def _reshuffle(state: State, chance: Chance) -> Action:
     """A new order for the face-down cards of the Storm's row."""
-    n = sum(1 for k in board.face_down_cells(state) if k // SIZE == state["storm_row"])
+    n = sum(1 for k in holdings.face_down_cells(state) if k // SIZE == state["storm_row"])
     return {"type": "storm_shuffle", "order": chance.shuffle(range(n))}
 
 
@@ -113,6 +108,7 @@ class CardMutiny(Game):
     """The rules of Card Mutiny over plain JSON state (see the package docstring)."""
 
     spec = SPEC
+    parts = Parts(views=views, show=show, board=board, howto=howto)
     steps = {
         DEAL: Step(who=_chance, chance={"deal": _deal}),
         FLIP: Step(who=_active, moves={"flip": _flips, "reveal": _reveals,
@@ -187,17 +183,17 @@ class CardMutiny(Game):
         state["turn"] = action["first"]
         state["step"] = FLIP
         _log(state, "first", seat=state["turn"])
-        if board.game_done(state):
+        if holdings.game_done(state):
             state["step"] = OVER
 
     def move_storm_shuffle(self, state: State, actor: Actor, action: Action,
                            ctx: Context) -> None:
         """The Storm's row: its face-down cards change places (nobody sees how)."""
         row = state["storm_row"]
-        cells = [k for k in board.face_down_cells(state) if k // SIZE == row]
-        kinds = [board.kind_at(state, k) for k in cells]
+        cells = [k for k in holdings.face_down_cells(state) if k // SIZE == row]
+        kinds = [holdings.kind_at(state, k) for k in cells]
         for k, j in zip(cells, action["order"]):
-            board.put(state, k, kinds[j])
+            holdings.put(state, k, kinds[j])
         state["storm_row"] = None
         self._turn_ends(state)
 
@@ -206,12 +202,12 @@ class CardMutiny(Game):
         """Grid mode: turn a face-down card up; everyone sees it."""
         cell = action["cell"]
         ctx.reveal()
-        self._turned_up(state, board.kind_at(state, cell), cell)
+        self._turned_up(state, holdings.kind_at(state, cell), cell)
 
     def move_reveal(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Cards mode: the active player turned up a real card of this kind."""
         kind = action["kind"]
-        board.remove(state["hidden"], kind)
+        holdings.remove(state["hidden"], kind)
         state["grid_down"] -= 1
         self._turned_up(state, kind, None)
 
@@ -220,7 +216,7 @@ class CardMutiny(Game):
         state["peeks"].append(action["cell"])
         state["peeks_left"] -= 1
         ctx.reveal()
-        if state["peeks_left"] == 0 or not board.peek_candidates(state):
+        if state["peeks_left"] == 0 or not holdings.peek_candidates(state):
             state["step"] = LOOK
 
     def move_accident(self, state: State, actor: Actor, action: Action,
@@ -266,7 +262,7 @@ class CardMutiny(Game):
 
     def _open_kinds(self, state: State) -> list[str]:
         if is_grid(state):
-            return [board.kind_at(state, k) for k in state["open"]]
+            return [holdings.kind_at(state, k) for k in state["open"]]
         return list(state["open"])
 
     def _coin(self, state: State, kind: str, cell: int | None) -> None:
@@ -280,9 +276,9 @@ class CardMutiny(Game):
         elif opened == [kind]:
             self._take_open(state)
             self._take(state, kind, cell)
-            board.add(state["chests"][seat], kind, 2)
+            holdings.add(state["chests"][seat], kind, 2)
             _log(state, "pair", seat=seat, card=kind,
-                 gold=2 * board.card_value(state, kind))
+                 gold=2 * holdings.card_value(state, kind))
             self._carry_on(state)
         else:
             self._open(state, kind, cell)
@@ -314,11 +310,11 @@ class CardMutiny(Game):
             _log(state, "rock", seat=seat)
         elif card.category == "gem":
             self._take(state, kind, cell)
-            board.add(state["chests"][seat], kind)
-            _log(state, "gem", seat=seat, card=kind, gold=board.card_value(state, kind))
+            holdings.add(state["chests"][seat], kind)
+            _log(state, "gem", seat=seat, card=kind, gold=holdings.card_value(state, kind))
         else:
             self._take(state, kind, cell)
-            board.add(state["discard"], kind)
+            holdings.add(state["discard"], kind)
             if card.category == "mutiny":
                 self._mutiny_revealed(state)
                 return
@@ -335,7 +331,7 @@ class CardMutiny(Game):
     def _take(self, state: State, kind: str, cell: int | None) -> None:
         """A card leaves the grid (its place waits for the refill)."""
         if is_grid(state):
-            board.put(state, cell, None)
+            holdings.put(state, cell, None)
             state["taken"].append([cell, kind])
         else:
             state["empty"] += 1
@@ -344,7 +340,7 @@ class CardMutiny(Game):
         """The open cards (a matched coin, the maps of a set) leave the grid."""
         for item in state["open"]:
             if is_grid(state):
-                self._take(state, board.kind_at(state, item), item)
+                self._take(state, holdings.kind_at(state, item), item)
             else:
                 self._take(state, item, None)
         state["open"] = []
@@ -362,7 +358,7 @@ class CardMutiny(Game):
         the revealer chooses."""
         seat = state["turn"]
         targets = mutiny_targets(state)
-        own = seat in board.captains(state)
+        own = seat in holdings.captains(state)
         if not targets or (own and state["options"]["captain_mutiny"] == "ignored"):
             _log(state, "mutiny_ignored", seat=seat)
             self._turn_ends(state)
@@ -375,7 +371,7 @@ class CardMutiny(Game):
 
     def _mutiny(self, state: State, revealer: int, target: int) -> None:
         """Each taker (F4), from the revealer on, takes the best card of the chest."""
-        captains = board.captains(state)
+        captains = holdings.captains(state)
         if state["options"]["mutiny"] == "revealer":
             takers = [revealer]
         else:
@@ -387,13 +383,13 @@ class CardMutiny(Game):
             if not chest:
                 break
             # Equal values: the gem goes first (it is safe from Kraken and Plank).
-            best = max(chest, key=lambda k: (board.card_value(state, k),
+            best = max(chest, key=lambda k: (holdings.card_value(state, k),
                                              KINDS[k].category == "gem"))
-            board.remove(chest, best)
-            board.add(state["chests"][seat], best)
+            holdings.remove(chest, best)
+            holdings.add(state["chests"][seat], best)
             event["n"] += 1
             _log(state, "take", seat=seat, target=target, card=best,
-                 gold=board.card_value(state, best))
+                 gold=holdings.card_value(state, best))
 
     # -- events (F5) ------------------------------------------------------------------
     def _event(self, state: State, kind: str) -> None:
@@ -410,10 +406,10 @@ class CardMutiny(Game):
             self._lose_lowest_coin(state, seat, kind)
         elif kind == "shore_leave":
             state["extra_turn"] = True
-        elif is_grid(state) and kind == "storm" and board.storm_rows(state):
+        elif is_grid(state) and kind == "storm" and holdings.storm_rows(state):
             state["step"] = STORM
             return
-        elif is_grid(state) and kind in ("parrot", "spyglass") and board.peek_candidates(state):
+        elif is_grid(state) and kind in ("parrot", "spyglass") and holdings.peek_candidates(state):
             state["peeks_left"] = PARROT_PEEKS if kind == "parrot" else SPYGLASS_PEEKS
             state["step"] = PEEK
             return
@@ -423,16 +419,16 @@ class CardMutiny(Game):
     def _lose_lowest_coin(self, state: State, seat: int, cause: str) -> None:
         coins = [k for k in state["chests"][seat] if KINDS[k].category == "coin"]
         if coins:
-            lowest = min(coins, key=lambda k: board.card_value(state, k))
-            board.remove(state["chests"][seat], lowest)
-            board.add(state["discard"], lowest)
+            lowest = min(coins, key=lambda k: holdings.card_value(state, k))
+            holdings.remove(state["chests"][seat], lowest)
+            holdings.add(state["discard"], lowest)
             _log(state, "lose", seat=seat, card=lowest, cause=cause,
-                 gold=board.card_value(state, lowest))
+                 gold=holdings.card_value(state, lowest))
 
     # -- the end of a turn ------------------------------------------------------------
     def _carry_on(self, state: State) -> None:
         """Flip again (a first coin, a chain, maps in a row), if a card is left."""
-        if board.face_down_count(state) == 0:
+        if holdings.face_down_count(state) == 0:
             self._turn_ends(state)
         else:
             state["step"] = FLIP
@@ -456,7 +452,7 @@ class CardMutiny(Game):
         self._turn_back_and_refill(state)
         state.update(accident=False, peeks=[], peeks_left=0, taken=[])
         state["turns"] += 1
-        if board.game_done(state):
+        if holdings.game_done(state):
             state["step"] = OVER
             _log(state, "over")
             return
@@ -478,7 +474,7 @@ class CardMutiny(Game):
             state["grid"], state["stack"] = "".join(grid), stack
             return
         for kind in state["open"]:
-            board.add(state["hidden"], kind)
+            holdings.add(state["hidden"], kind)
         state["grid_down"] += len(state["open"])
         state["open"] = []
         n = min(state["empty"], state["stack"])
@@ -493,8 +489,8 @@ class CardMutiny(Game):
         """Gold (coins and gems) plus the Treasure Map sets; the most wins, ties share."""
         if state["step"] != OVER:
             return None
-        gold = board.golds(state)
-        final = board.scores(state, gold)
+        gold = holdings.golds(state)
+        final = holdings.scores(state, gold)
         best = max(final)
         winners = [s for s, v in enumerate(final) if v == best]
         return Result(winners, final, "The stack is empty and every card was flipped",
@@ -505,38 +501,5 @@ class CardMutiny(Game):
         players can miss forever), so this is generous."""
         return 60_000
 
-    # -- what each viewer may see -----------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """The public table (face-up cards only), plus the viewer's own peeks."""
-        return views.view(state, viewer)
 
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        """Every face-down card drawn again, except those the viewer is peeking at."""
-        return views.redeal(state, viewer, rng)
-
-    # -- what a seat shows ------------------------------------------------------------
-    def display(self, view: dict[str, Any], seat: int) -> Display:
-        """The seat's screen: public lines, whole choices, the seat's peeks as private."""
-        return show.seat_display(view, seat)
-
-    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        """The table display: whose turn, gold per seat, the Captain, what happened."""
-        return show.table_summary(view)
-
-    def how_to_play(self) -> dict[str, Any]:
-        return clone(howto.HOWTO)
-
-    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_part(view, seat)
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        """An action in words for a log line (never what a face-down card is)."""
-        return show.describe(action, names)
-
-    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        """The tabletop from the public view: the grid, counts, chests, the log."""
-        return tabletop.board(view)
-
-    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        """The seat's own phone: the cards it is peeking at."""
-        return tabletop.panel(view, seat)
+GAME = CardMutiny()

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from companion.engine.display import Choice, Display
-from companion.engine.rules import Action
+from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.card_mutiny.data import (DEAL, GEMS, EVENTS, KINDS, LOOK, MAP_SET,
+from companion.games.card_mutiny.data import (DEAL, EVENTS, GEMS, KINDS, LOOK, MAP_SET,
                                               OVER, PEEK, ROW_NAMES, SIZE, STORM, TARGET,
                                               cell_name)
 
 #: Up to this many face-down cards are listed one by one; with more, a seat's menu
 #: files them by row ("Row C", then the card), so no card is far from the first line.
 DIRECT_LIST = 12
-#: How many recent events the table display words.
-TABLE_EVENTS = 5
 
 #: What each event card does, in words.
 EVENT_TEXT = {
@@ -135,7 +132,7 @@ def choices(legal: Sequence[Action], names: Sequence[str]) -> tuple[Choice, ...]
 
 # -- a seat's screen ---------------------------------------------------------------------
 
-def _status(st: Mapping[str, Any], names: Sequence[str], mine: bool) -> str:
+def status(st: Mapping[str, Any], names: Sequence[str], mine: bool) -> str:
     """What the table is at, from one seat's side."""
     phase = st["phase"]
     who = "You" if mine else kit.seat_name(names, st["turn"])
@@ -178,7 +175,7 @@ def _me(st: Mapping[str, Any], seat: int) -> str:
     return text
 
 
-def seat_display(view: Mapping[str, Any], seat: int) -> Display:
+def display(view: Mapping[str, Any], seat: int) -> Display:
     """A seat's OLED/phone model, from that seat's view only."""
     st, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
@@ -189,46 +186,8 @@ def seat_display(view: Mapping[str, Any], seat: int) -> Display:
         title = "Your turn"
     else:
         title = f"{kit.seat_name(names, st['turn'])}'s turn"
-    lines = (_me(st, seat), _status(st, names, mine),
+    lines = (_me(st, seat), status(st, names, mine),
              f"Stack {st['stack']}, {st['face_down']} face down")
     private = tuple(f"{p['cell']}: {p['card']['name']}" for p in st["me"]["peeks"])
     return Display(title=title, lines=lines, choices=choices(legal, names),
                    private=private, led="on" if legal else "off")
-
-
-# -- the table display -------------------------------------------------------------------
-
-def table_summary(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The table display's summary, from the public view alone."""
-    st, names = view["state"], view["names"]
-    headline = _status(st, names, False)
-    turn = [] if st["phase"] in (DEAL, OVER) else [st["turn"]]
-    captains = kit.name_list(names, st["captains"])
-    facts = [f"Captain{'s' if len(st['captains']) > 1 else ''}: {captains}",
-             f"Stack {st['stack']}, {st['face_down']} face down,"
-             f" {st['discarded']} discarded"]
-    # Map sets count at the end only: until then the chart shows the chests' gold.
-    scores = st["scores"] if st["phase"] == OVER else st["gold"]
-    return {"headline": headline, "turn": turn, "scores": list(scores),
-            "score_label": "gold", "lines": facts + log_lines(view)[-TABLE_EVENTS:]}
-
-
-def describe(action: Action, names: Sequence[str]) -> str:
-    """An action in words for a log line: where a flip is, never what it turned up."""
-    kind = action["type"]
-    if kind == "deal":
-        what = "cards dealt" if "cards" in action else "cards counted"
-        return f"{what}; {kit.seat_name(names, action.get('first'))} goes first"
-    if kind in ("flip", "peek"):
-        return f"{kind} {cell_name(action['cell'])}"
-    if kind == "storm_row":
-        return f"storm on row {ROW_NAMES[action['row']]}"
-    if kind == "reveal":
-        return f"turned up {KINDS[action['kind']].name}"
-    if kind == "accident":
-        return f"{action['cards']} cards flipped by accident"
-    if kind == "target":
-        return f"Mutiny against {kit.seat_name(names, action['seat'])}"
-    if kind == "storm_shuffle":
-        return "the row is reshuffled"
-    return kind.replace("_", " ")

@@ -9,13 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine.match import clone
-from companion.engine.rules import PUBLIC, RedealFailed, State, Viewer
-from companion.games.card_mutiny import board
-from companion.games.card_mutiny.board import is_grid
-from companion.games.card_mutiny.data import (CARD_VIEWS, CELLS, DEAL, KIND_OF, NO_CARD,
-                                              LOOK, OVER, PEEK, ROW_NAMES, SIZE, STORM,
+from companion.engine import PUBLIC, RedealFailed, State, Viewer, clone
+from companion.games.card_mutiny import holdings
+from companion.games.card_mutiny.data import (CARD_VIEWS, CELLS, DEAL, KIND_OF, LOOK,
+                                              NO_CARD, OVER, PEEK, ROW_NAMES, SIZE, STORM,
                                               card_view, cell_name)
+from companion.games.card_mutiny.holdings import is_grid
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -53,7 +52,7 @@ def _grid_view(state: State) -> list[list[Any]] | None:
 
 def _open_view(state: State) -> list[dict[str, Any]]:
     if is_grid(state):
-        return [{"cell": cell_name(k), "index": k, "card": card_view(board.kind_at(state, k))}
+        return [{"cell": cell_name(k), "index": k, "card": card_view(holdings.kind_at(state, k))}
                 for k in state["open"]]
     return [{"cell": None, "index": None, "card": card_view(k)} for k in state["open"]]
 
@@ -61,7 +60,7 @@ def _open_view(state: State) -> list[dict[str, Any]]:
 def _public_view(state: State) -> dict[str, Any]:
     options = state["options"]
     dealt = state["step"] != DEAL
-    gold = board.golds(state)
+    gold = holdings.golds(state)
     peeking = None
     if state["step"] in (PEEK, LOOK) and (state["peeks"] or state["peeks_left"]):
         peeking = {"seat": state["turn"], "left": state["peeks_left"],
@@ -74,8 +73,8 @@ def _public_view(state: State) -> dict[str, Any]:
         "turn": state["turn"] if dealt else None,
         "turns": state["turns"],
         "grid": _grid_view(state),
-        "stack": board.stack_size(state),
-        "face_down": board.face_down_count(state) if dealt else 0,
+        "stack": holdings.stack_size(state),
+        "face_down": holdings.face_down_count(state) if dealt else 0,
         "to_refill": (state["grid"].count(NO_CARD) if is_grid(state)
                       and state["grid"] is not None else state["empty"]),
         "rocks_up": len(state["rocks"]) if is_grid(state) else state["rocks_up"],
@@ -83,13 +82,13 @@ def _public_view(state: State) -> dict[str, Any]:
         "chests": [dict(chest) for chest in state["chests"]],
         "gold": gold,
         "map_sets": list(state["map_sets"]),
-        "scores": board.scores(state, gold),
-        "captains": board.captains(state, gold),
+        "scores": holdings.scores(state, gold),
+        "captains": holdings.captains(state, gold),
         "discard": dict(state["discard"]),
         "discarded": sum(state["discard"].values()),
         "extra_turn": state["extra_turn"],
         "peeking": peeking,
-        "storm_rows": [ROW_NAMES[r] for r in board.storm_rows(state)]
+        "storm_rows": [ROW_NAMES[r] for r in holdings.storm_rows(state)]
         if state["step"] == STORM else [],
         "accident_used": state["accident"],
         "log": [dict(event) for event in state["log"]],
@@ -101,7 +100,7 @@ def _seat_view(state: State, seat: int) -> dict[str, Any]:
     peeks = []
     if seat == state["turn"] and state["step"] in (PEEK, LOOK):
         peeks = [{"cell": cell_name(k), "index": k,
-                  "card": card_view(board.kind_at(state, k))} for k in state["peeks"]]
+                  "card": card_view(holdings.kind_at(state, k))} for k in state["peeks"]]
     return {"seat": seat, "peeks": peeks}
 
 
@@ -119,7 +118,7 @@ def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
     grid = state["grid"]
     if not isinstance(grid, str) or len(grid) != CELLS:
         raise RedealFailed(f"card-mutiny: no grid of {CELLS} places to draw again")
-    down = board.face_down_cells(state)
+    down = holdings.face_down_cells(state)
     keep = set(state["peeks"]) if viewer != PUBLIC and viewer == state["turn"] else set()
     if not keep <= set(down):
         raise RedealFailed("card-mutiny: a peek at a card that is not face down")

@@ -17,11 +17,16 @@ final Infamy.
 
 Rulings: see docs/games/mit-mutiny.md (every ruling, and the option that switches it).
 
-The package: ``core`` (constants, state helpers, Infamy), ``data`` (the card data file),
-``flow`` (rounds, islands, loot, buying), ``battle`` (the battle and the cup), ``rules``
-(the steps and moves), ``view`` and ``redeal`` (what each viewer may know), ``show``
-(screens, summary, words).
+The package, the shape of every game: ``data`` (constants, steps, the spec and options,
+and the small questions every module asks of the state, Infamy among them), ``rules``
+(the steps and moves), ``views`` (what each viewer may know, and the re-deal), ``show``
+(a seat's screen), ``board`` (the table's summary and board, a seat's panel), ``howto``
+(the game in a minute); and four extra jobs: ``cards`` (the card data file,
+``cards.toml``, and the data a match dealt), ``flow`` (a round outside the battle:
+roles, islands, loot, buying), ``battle`` (the battle and the cup) and ``words`` (the
+game in words for the table and the seats: steps, events, the battle blow by blow).
 """
-from .rules import GAME, SPEC, MitMutiny
+from companion.games.mit_mutiny.data import SPEC
+from companion.games.mit_mutiny.rules import GAME, MitMutiny
 
 __all__ = ["GAME", "MitMutiny", "SPEC"]

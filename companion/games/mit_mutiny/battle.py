@@ -7,14 +7,13 @@ each cup draw), so the whole battle can be drawn again from the public view."""
 from __future__ import annotations
 
 from companion.games import kit
+from companion.games.mit_mutiny.cards import KINDS, card_def, effect_of
+from companion.games.mit_mutiny.data import (CANNON, CAPTAIN, CREW_DIE, CUP, DEFEND,
+                                             MADNESS, MUTINY, RELOAD, RELOAD_ROLL, ROLLOFF,
+                                             SEATS, STORM, TIE, WINDOW, State, all_dice,
+                                             clockwise, dice_total, log, record, side_sums)
+from companion.games.mit_mutiny.flow import add, conquer, only, start_buying, start_roll
 
-from .core import (
-    CANNON, CAPTAIN, CREW_DIE, CUP, DEFEND, MADNESS, MUTINY, RELOAD, RELOAD_ROLL,
-    ROLLOFF, SEATS, STORM, TIE, WINDOW, State, all_dice, card_def, clockwise,
-    dice_total, effect_of, log, record, side_sums,
-)
-from .data import KINDS
-from .flow import add, conquer, only, start_buying, start_roll
 
 
 def start_battle(state: State) -> None:

@@ -1,4 +1,5 @@
-"""What the table shows of a Mutiny (``mit-mutiny``) match, as board parts: the board
+"""What the table shows of a Mutiny (``mit-mutiny``) match: the summary (the step, whose
+turn, Infamy so far, the last events in short) and, as board parts, the board
 (from the public view: the map, the island in play and the loot mat, every pirate's
 ledger and role, the decisions, the crew dice and the battle blow by blow, the cup
 draws, the supplies, the story) and a seat's panel (from its own view: the dice under
@@ -13,17 +14,18 @@ from typing import Any
 
 from companion.engine import board as b
 from companion.games import kit
+from companion.games.mit_mutiny import show
+from companion.games.mit_mutiny.data import (BALLOT, BUY_STEPS, CHOOSE, DEAL, DECIDE,
+                                             DEFEND, DIVIDE, FINAL, ISLAND, KIND_NAMES,
+                                             LOOK, MAP_SPACES, MUTINY, OVER, PEEK, PRICES,
+                                             QUARTER_MASTER, RALLY, ROLES, SCOUT, SETUP,
+                                             TAKE, WINDOW)
+from companion.games.mit_mutiny.words import (STEP_NAMES, a_cube, acting, and_list,
+                                              blow_by_blow, card_name, card_words, cubes,
+                                              event_line, headline, kind_name, name_of,
+                                              role_name, seat_with, sources_line, total,
+                                              winner_line)
 
-from .core import (
-    BALLOT, BUY_STEPS, CHOOSE, DEAL, DECIDE, DEFEND, DIVIDE, FINAL, ISLAND, KIND_NAMES, LOOK,
-    MAP_SPACES, MUTINY, OVER, PEEK, PRICES, QUARTER_MASTER, RALLY, ROLES, SCOUT, SETUP,
-    TAKE,
-)
-from .story import (
-    STEP_NAMES, a_cube, acting, and_list, blow_by_blow, card_name, card_words, cubes,
-    event_line, headline, kind_name, name_of, role_name, seat_with, sources_line, total,
-    winner_line,
-)
 
 View = dict[str, Any]
 Part = dict[str, Any]
@@ -34,6 +36,22 @@ SIDE_NAMES = {MUTINY: "The mutineers", DEFEND: "The Captain's side"}
 
 
 # -- the board -----------------------------------------------------------------------------
+
+def summary(view: View) -> dict[str, Any]:
+    """The table display: the step, whose turn it publicly is, Infamy so far (islands)
+    or the final Infamy, and the last public events."""
+    state, names = view["state"], view["names"]
+    final = state["final"]
+    scores = final["total"] if final else [len(p["islands"]) for p in state["pirates"]]
+    turn = []
+    if state["step"] in BUY_STEPS and state["buyer"] is not None:
+        turn = [state["buyer"]]
+    elif state["step"] == WINDOW and state["window"] is not None:
+        turn = [state["window"]["turn"]]
+    return {"headline": show.title(state), "turn": turn, "scores": scores,
+            "score_label": "Infamy" if final else "Islands",
+            "lines": [event_line(e, names, state, short=True) for e in state["log"]]}
+
 
 def board(view: View) -> list[Part]:
     """The table's board, from the public view only: what the table is doing first

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import re
 
-from companion.engine.chance import Chance
-from companion.engine.rules import Action, Context
+from companion.engine import Action, Chance, Context
 from companion.errors import OptionError
+from companion.games.mit_mutiny.cards import KINDS, card_def, dealt, effect_of, load_data
+from companion.games.mit_mutiny.data import (BUY, CAPTAIN, CHOOSE, CREW_DIE, DIVIDE, ISLAND,
+                                             LOOK, MAP_SPACES, OVER, PRESS, PRICES, QM_DIE,
+                                             QUARTER_MASTER, RALLY, ROLES, SCOUT, SEATS,
+                                             SETUP, START_RED, TAKE, TRADE_COST, TREASURE,
+                                             State, clockwise, crew, infamy, log, seat_of)
 
-from .core import (
-    CAPTAIN, CHOOSE, CREW_DIE, DIVIDE, ISLAND, LOOK, MAP_SPACES, OVER, PRESS, PRICES,
-    QM_DIE, QUARTER_MASTER, RALLY, ROLES, SCOUT, SEATS, SETUP, START_RED, TAKE,
-    TRADE_COST, TREASURE, BUY, State, card_def, clockwise, crew, dealt, effect_of,
-    infamy, log, seat_of,
-)
-from .data import KINDS, load_data
 
 _STACK_ID = re.compile(r"^[a-z][a-z_]{0,23}$")
 

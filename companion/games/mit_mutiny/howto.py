@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import DEVICES
+from companion.engine import DEVICES
+from companion.games.mit_mutiny.data import (CAPTAIN, FIRST_MATE, QUARTER_MASTER,
+                                             ROLE_NAMES, SCOUT)
 
-from .core import CAPTAIN, FIRST_MATE, QUARTER_MASTER, ROLE_NAMES, SCOUT
 
 PARTS: dict[str, list[str]] = {
     ROLE_NAMES[CAPTAIN]: [
@@ -60,3 +61,8 @@ def my_part(view: dict[str, Any], seat: int) -> list[str]:
                 "Every pirate buys Rum, Crew and Mystery cards at the end of a round."]
     name = ROLE_NAMES[role]
     return [f"You are the {name} this round.", *PARTS[name]]
+
+
+def my_secret(view: dict[str, Any], seat: int) -> list[str]:
+    """Nothing: the hand, the hidden roll and the peek are on the phone's panel."""
+    return []

@@ -1,72 +1,29 @@
-"""The rules of Mutiny (``mit-mutiny``): options, the steps of a round, every move, the
-result. Rulings: see docs/games/mit-mutiny.md."""
+"""The rules of Mutiny (``mit-mutiny``): the steps of a round, every move, the result.
+Rulings: see docs/games/mit-mutiny.md."""
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 import sys
 from collections import Counter
 from typing import Any
 
-from companion.engine import votes
-from companion.engine.chance import Chance
-from companion.engine.display import Display
-from companion.engine.match import clone
-from companion.engine.rules import (CHANCE, Action, Actor, Context, Game, RedealFailed,
-                                    Result, Step, Timed, Viewer, always)
-from companion.engine.spec import GameSpec, Option, timer_option
+from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
+                              Step, Timed, always, clone, votes)
 from companion.errors import ActionRejected
-
-from . import battle, board, flow, howto, redeal, show, view
-from .core import (
-    ASSIGNED, BALLOT, BUY, CANNON, CHOOSE, CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
-    DEFEND, DIVIDE, FINAL, FIRST_MATE, GAME_ID, GREEN_TOTAL, ISLAND, LOOK, MADNESS,
-    MAP_SPACES, MUTINY, PEEK, PRESS, PRICES, QUARTER_MASTER, RALLY, RELOAD, RELOAD_ROLL,
-    ROLES, ROLL_STEPS, ROLLOFF, RUM_TOTAL, SCOUT, SEATS, SETUP, START_RED, START_RUM, TAKE,
-    TRADE_COST, TREASURE, VOTE_ORDER, WINDOW, State, dealt, effect_of, freeze,
-    is_battle_card, kind_index, log, seat_of,
-)
-from .data import KINDS, MAX_CUBES, load_data
-
-# -- spec and options ---------------------------------------------------------------------
-
-SPEC = GameSpec(
-    GAME_ID, "MIT Mutiny", SEATS, SEATS,
-    (
-        Option("dice", "companion",
-               "who rolls: 'companion' - the companion rolls every die; 'table' - "
-               "each pirate rolls real dice and enters them",
-               choices=("companion", "table")),
-        Option("islands", "deck",
-               "M5: 'deck' - the companion deals the islands of the data file; "
-               "'physical' - real island cards: the Scout enters the chosen one's loot",
-               choices=("deck", "physical")),
-        Option("ballot", "public",
-               "M6: 'public' - Scout, Quarter Master, First Mate decide in the open, in "
-               "turn; 'secret' - they decide secretly and all are revealed together",
-               choices=("public", "secret")),
-        Option("cup_draws", "companion",
-               "M7: 'companion' - the companion draws the loot cups at random; "
-               "'table' - pirates draw from a real cup and enter each cube",
-               choices=("companion", "table")),
-        Option("card_window", "until_all_pass",
-               "M4: 'until_all_pass' - battle cards until all four pass in a row; "
-               "'one_round' - one turn each per window",
-               choices=("until_all_pass", "one_round")),
-        Option("crew_needs_rum", True,
-               "M2: hiring a crew die needs more Rum than crew dice"),
-        timer_option("buying_seconds", "each pirate's buying (when it runs out that "
-                     "pirate is done buying and the next one buys)"),
-        Option("stack", "",
-               "mystery card ids, comma-separated, put on top of the deck in this order "
-               "(teaching and tests); empty: a fully shuffled deck"),
-    ),
-    summary="Four pirates, one ship: raid twelve islands, share (or grab) the loot, "
-            "mutiny against the Captain, and buy Rum, Crew and Mystery cards.",
-    # 2: a trade and a Quick Reload are one whole decision each.
-    rules=2,
-)
+from companion.games.mit_mutiny import battle, board, flow, howto, show, views
+from companion.games.mit_mutiny.cards import (KINDS, MAX_CUBES, dealt, effect_of, freeze,
+                                              is_battle_card, load_data)
+from companion.games.mit_mutiny.data import (ASSIGNED, BALLOT, BUY, CANNON, CHOOSE,
+                                             CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
+                                             DEFEND, DIVIDE, FINAL, FIRST_MATE, GREEN_TOTAL,
+                                             ISLAND, LOOK, MADNESS, MAP_SPACES, MUTINY,
+                                             PEEK, PRESS, PRICES, QUARTER_MASTER, RALLY,
+                                             RELOAD, RELOAD_ROLL, ROLES, ROLLOFF,
+                                             ROLL_STEPS, RUM_TOTAL, SCOUT, SEATS, SETUP,
+                                             SPEC, START_RED, START_RUM, TAKE, TRADE_COST,
+                                             TREASURE, VOTE_ORDER, WINDOW, State,
+                                             kind_index, log, seat_of)
 
 
 # -- who acts -------------------------------------------------------------------------------
@@ -252,6 +209,7 @@ class MitMutiny(Game):
     """The rules of Mutiny over plain JSON state (see docs/games/mit-mutiny.md)."""
 
     spec = SPEC
+    parts = Parts(views=views, show=show, board=board, howto=howto)
     steps = {
         DEAL: Step(who=lambda state: [CHANCE], chance={"deal": flow.draw_deal}),
         **{step: _ROLL for step in ROLL_STEPS},
@@ -470,8 +428,7 @@ class MitMutiny(Game):
 
     def move_ballot(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """M6 secret ballot: a decision nobody sees until the reveal."""
-        votes.cast(state["vote"], actor, action["choice"])
-        ctx.reveal()
+        votes.cast(state["vote"], actor, action["choice"], ctx)
         if votes.is_complete(state["vote"]):
             state["step"] = FINAL
 
@@ -591,38 +548,5 @@ class MitMutiny(Game):
         setup = 1 + ties * (START_RED * SEATS + 1)
         return setup + MAP_SPACES * per_round + cards * card_play + 2 * cubes_in
 
-    # -- what each viewer may see ---------------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """The public record, plus the viewer's own secrets (see the view module)."""
-        return view.view(state, viewer)
 
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        """Draw again everything ``viewer`` has not seen (see the redeal module)."""
-        if state["step"] == DEAL:
-            raise RedealFailed("nothing is dealt before the deal")
-        return redeal.redeal(state, viewer, rng)
-
-    # -- what a seat shows ----------------------------------------------------------------
-    def display(self, view_: dict[str, Any], seat: int) -> Display:
-        return show.display(view_, seat)
-
-    def summary(self, view_: dict[str, Any]) -> dict[str, Any]:
-        return show.summary(view_)
-
-    def board(self, view_: dict[str, Any]) -> list[dict[str, Any]]:
-        """The table's board from the public view (see the board module)."""
-        return board.board(view_)
-
-    def panel(self, view_: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        """The seat's own secrets, drawn for its phone (see the board module)."""
-        return board.panel(view_, seat)
-
-    def how_to_play(self) -> dict[str, Any]:
-        return clone(howto.HOWTO)
-
-    def my_part(self, view_: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_part(view_, seat)
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        return show.describe(action, names)
 GAME = MitMutiny()

@@ -1,5 +1,5 @@
 """What a Mutiny seat shows: its screen (title, public lines, grouped choices, private
-details), the table display's summary, and events and actions in words.
+details); the words it shares with the table are in ``words``.
 
 Everything here is built from an engine view (a seat's own, or the public one), never
 from the state; text is never cut here (each screen fits what it is given).
@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.display import Choice, Display
-from companion.engine.rules import Action
+from companion.engine import Action, Choice, Display
 from companion.games import kit
+from companion.games.mit_mutiny.data import (BALLOT, BATTLE_STEPS, BUY_STEPS, CANNON,
+                                             CHOOSE, CUP, DECIDE, DEFEND, DIVIDE, FINAL,
+                                             ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS,
+                                             MUTINY, OVER, PEEK, PRESS, PRICES, RALLY,
+                                             RELOAD, RELOAD_ROLL, ROLES, ROLE_NAMES,
+                                             ROLLOFF, ROLL_STEPS, SCOUT, SETUP, STORM, TAKE,
+                                             TIE, TREASURE, VOTE_ORDER, WINDOW, dice_total,
+                                             kind_index)
+from companion.games.mit_mutiny.words import ITEMS, a_cube, kind_name, loot_text
 
-from .core import (
-    BALLOT, BATTLE_STEPS, BUY_STEPS, CANNON, CHOOSE, CUP, DECIDE, DEFEND, DIVIDE, FINAL,
-    ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS, MUTINY, OVER, PEEK, PRESS, PRICES,
-    RALLY, RELOAD, RELOAD_ROLL, ROLE_NAMES, ROLES, ROLL_STEPS, ROLLOFF, SCOUT, SETUP,
-    STORM, TAKE, TIE, TREASURE, VOTE_ORDER, WINDOW, dice_total, kind_index,
-)
 
 View = dict[str, Any]
 
@@ -32,25 +34,9 @@ TITLES = {
     TREASURE: "Buried Treasure", PRESS: "Press-gang", OVER: "Game over",
     "deal": "MIT Mutiny",
 }
-ITEMS = {"rum": "a Rum", "crew": "a crew die", "card": "a Mystery card"}
 #: Choices whose words are a secret (a card in hand, a peek, a secret ballot, an
 #: island only the Scout has seen).
 SECRET_TYPES = frozenset({"play", "peek", "no_peek", "ballot", "choose"})
-
-
-def kind_name(kind: str) -> str:
-    return KIND_NAMES[kind_index(kind)]
-
-
-def a_cube(kind: str) -> str:
-    """``a Gold``, ``an Orange``."""
-    name = kind_name(kind)
-    return ("an " if name[0] in "AEIOU" else "a ") + name
-
-
-def loot_text(loot: list[int]) -> str:
-    """``S2 O1 G0 P3``: cubes by kind."""
-    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot))
 
 
 def price_text(item: str) -> str:
@@ -61,50 +47,6 @@ def price_text(item: str) -> str:
 def dice_text(dice: list[list[int]]) -> str:
     cells = [f"d8:{face}" if sides == 8 else str(face) for sides, face in dice]
     return f"{' '.join(cells)} ={dice_total(dice)}"
-
-
-# -- events in words ------------------------------------------------------------------------
-
-def _faces(event: dict[str, Any]) -> str:
-    return " ".join(map(str, event["faces"]))
-
-
-EVENTS: dict[str, Any] = {
-    "captain": "{seat} is the first Captain",
-    "roles": lambda e, names: (f"{kit.seat_name(names, e['first_mate'])} First Mate, "
-                               f"{kit.seat_name(names, e['quarter_master'])} Quarter "
-                               f"Master, {kit.seat_name(names, e['scout'])} Scout"),
-    "island": lambda e, names: f"{e['name']}: {loot_text(e['loot'])}",
-    "take": lambda e, names: f"{kit.seat_name(names, e['seat'])} takes {kind_name(e['cube'])}",
-    "divided": "the loot is divided",
-    "no_battle": "all defend: no battle",
-    "decide": lambda e, names: (f"{kit.seat_name(names, e['seat'])} "
-                                f"{'mutinies' if e['choice'] == MUTINY else 'defends'}"),
-    "reveal": "battle: mutiny {mutiny} v {defend}",
-    "tie": "a tie at {total}: re-roll",
-    "mutiny_won": lambda e, names: (f"mutiny won: {kit.seat_name(names, e['seat'])} "
-                                    f"is Captain"),
-    "captain_won": "{seat}'s side won",
-    "cup": "the cup is shared out",
-    "cannon": lambda e, names: f"{kit.seat_name(names, e['seat'])}'s Cannon: {_faces(e)}",
-    "madness": lambda e, names: (f"{kit.seat_name(names, e['seat'])} loses "
-                                 f"{_faces(e) or 'nothing'}"),
-    "play": lambda e, names: f"{kit.seat_name(names, e['seat'])} plays a card",
-    "buy": lambda e, names: f"{kit.seat_name(names, e['seat'])} buys {ITEMS[e['item']]}",
-    "trade": lambda e, names: (f"{kit.seat_name(names, e['seat'])} trades "
-                               f"{', '.join(map(kind_name, e['pay']))} for "
-                               f"{kind_name(e['cube'])}"),
-    "treasure": lambda e, names: (f"{kit.seat_name(names, e['seat'])} digs up "
-                                  f"{kind_name(e['cube'])}"),
-    "stowaway": lambda e, names: (f"{kit.seat_name(names, e['seat'])} gains "
-                                  f"{kit.plural(e['n'], 'crew die', 'crew dice')}"),
-    "press": "{seat} press-gangs {n} of {target}'s crew",
-    "end": lambda e, names: f"the end: {kit.name_list(names, e['winners'])} won",
-}
-
-
-def event_text(event: dict[str, Any], names: list[str]) -> str:
-    return kit.word(event, names, EVENTS)
 
 
 # -- the seat's screen ----------------------------------------------------------------------
@@ -353,46 +295,3 @@ def _simple_words(action: Action, state: View,
         return f"I drew {a_cube(action['kind'])}", (), f"Drew {kind_name(action['kind'])}"
     words = {"no_peek": "No peek", "pass": "Pass", "done": "Done buying"}
     return words.get(kind, kind.replace("_", " ")), (), ""
-
-
-# -- the table display ------------------------------------------------------------------------
-
-def summary(view: View) -> dict[str, Any]:
-    """The table display: the step, whose turn it publicly is, Infamy so far (islands)
-    or the final Infamy, and the last public events."""
-    state, names = view["state"], view["names"]
-    final = state["final"]
-    scores = final["total"] if final else [len(p["islands"]) for p in state["pirates"]]
-    turn = []
-    if state["step"] in BUY_STEPS and state["buyer"] is not None:
-        turn = [state["buyer"]]
-    elif state["step"] == WINDOW and state["window"] is not None:
-        turn = [state["window"]["turn"]]
-    return {"headline": title(state), "turn": turn, "scores": scores,
-            "score_label": "Infamy" if final else "Islands",
-            "lines": [event_text(e, names) for e in state["log"]]}
-
-
-def describe(action: Action, names: list[str]) -> str:
-    """A short log line of an action. Hidden moves say only what the table saw."""
-    kind = action["type"]
-    who = kit.seat_name(names, action.get("seat"))
-    kind_word = action.get("kind")
-    texts = {
-        "deal": "islands and mystery cards dealt",
-        "roll": "dice rolled", "enter": "a die entered", "cup": "cup drawn",
-        "assign": f"{ROLE_NAMES.get(action.get('role'), '')} to {who}",
-        "look": f"the Scout looks at space {action.get('space', 0) + 1}",
-        "choose": f"the Scout picks space {action.get('space', 0) + 1}",
-        "count": f"{kind_word}: {action.get('n')}",
-        "take": f"the Scout takes {kind_word}",
-        "give": f"{kind_word} to {who}", "give_rest": f"the rest to {who}",
-        "peek": "the First Mate decided", "no_peek": "the First Mate decided",
-        "decide": f"{action.get('choice')}", "ballot": "a secret ballot",
-        "final": "the Scout's last word", "pass": "pass", "target": f"at {who}",
-        "reroll": "re-roll dice", "drew": f"drew {kind_word}",
-        "buy": f"buy {action.get('item')}",
-        "trade": f"trade {', '.join(action.get('pay', []))} for {action.get('get')}",
-        "loot": f"take {kind_word}", "done": "done buying", "play": "play a card",
-    }
-    return texts.get(kind, kind.replace("_", " "))

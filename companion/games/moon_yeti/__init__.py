@@ -16,16 +16,17 @@ ace (private to its holder), who the Mutineer is, the Cabin Search and the Confe
 (private: nobody else's screen changes, except that the confession's target is told),
 both secret simultaneous votes, every vote change, and the result.
 
-The game is in three parts: :mod:`.rules` (options, flow, moves, result, views),
-:mod:`.redeal` (the contract tests' re-deal) and :mod:`.show` (screens, the table
-display's summary, actions in words); :mod:`.data` holds what they share.
+The package, the shape of every game: ``data`` (roles, steps, the spec and options, and
+the small questions every module asks of the state), ``rules`` (flow, moves, result),
+``views`` (what each viewer may see, and the contract tests' re-deal), ``show`` (a
+seat's screen), ``board`` (the table's summary and board, a seat's panel) and ``howto``
+(the game in a minute, a seat's part and secret).
 
 Rulings: see docs/games/moon-yeti.md.
 """
-from companion.games.moon_yeti.data import (
-    BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT,
-)
-from companion.games.moon_yeti.rules import GAME, SPEC, MoonYeti
+from companion.games.moon_yeti.data import (BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR,
+                                            ROLES, SPEC, WAIT)
+from companion.games.moon_yeti.rules import GAME, MoonYeti
 
 __all__ = ["BOATSWAIN", "CHAPLAIN", "GAME", "HELMSMAN", "JUROR", "MoonYeti", "NAVIGATOR",
            "ROLES", "SPEC", "WAIT"]

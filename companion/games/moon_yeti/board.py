@@ -1,5 +1,5 @@
-"""What Moon Yeti's table shows: the board (from the public view) and a seat's own panel
-(from that seat's view), as board parts (docs/boards.md).
+"""What Moon Yeti's table shows: the summary and the board (from the public view) and a
+seat's own panel (from that seat's view), as board parts (docs/boards.md).
 
 The board holds the roles, the round, the declared minute, who is ready, how many
 ballots are in during a vote (the count the public view already has, nothing more), each
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine import clone, votes
 from companion.engine import board as b
-from companion.engine import votes
-from companion.engine.match import clone
 from companion.games import kit
-from companion.games.moon_yeti.data import (
-    BOATSWAIN, BOSUN, CHAPLAIN, COURSE, DISCUSS1, DISCUSS2, FORGIVE, JUROR, NAVIGATOR,
-    OVER, RECAST, RECKON, ROLES, VOTE1, VOTE2, VOTE_KEYS, WAIT, is_real,
-)
+from companion.games.moon_yeti import show
+from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CHAPLAIN, COURSE, DISCUSS1,
+                                            DISCUSS2, DISCUSSIONS, FORGIVE, JUROR,
+                                            NAVIGATOR, OVER, RECAST, RECKON, ROLES, VOTE1,
+                                            VOTE2, VOTE_KEYS, WAIT, is_real)
 from companion.games.moon_yeti.show import CHANGES, HEADLINES
 
 View = dict[str, Any]
@@ -56,7 +56,49 @@ def _holder(state: View, role: str) -> int | None:
     return state["roles"].index(role) if role in state["roles"] else None
 
 
-# -- the board ---------------------------------------------------------------------------
+# -- the summary ---------------------------------------------------------------------------
+
+def summary(view: View) -> dict[str, Any]:
+    """Headline, public facts, revealed vote tallies and the end, from the public view."""
+    state, names = view["state"], view["names"]
+    facts: list[str] = []
+    if state["guilty"] is not None:
+        facts.append(f"Guilty: {_name(names, state['guilty'])}")
+    if state["innocent"] is not None:
+        facts.append(f"Innocent: {_name(names, state['innocent'])}")
+    if state["step"] in DISCUSSIONS or state["step"] in VOTE_KEYS:
+        facts.append(show.count_line(state))
+    if state["minute"] is not None:
+        facts.append(f"Time declared: :{state['minute']:02d}")
+    if state["condemned"] is not None:
+        facts.append(f"Condemned to two votes: {_name(names, state['condemned'])}")
+    facts += [kit.word(event, names, CHANGES) for event in _changes(state)]
+    facts += [f"{kit.seat_name(names, s)}: {role}" for s, role in enumerate(state["roles"])
+              if role]
+    out: dict[str, Any] = {"headline": HEADLINES.get(state["step"], ""), "lines": facts,
+                           "tallies": []}
+    for key, title in (("ballots1", "Innocence vote"), ("ballots2", "Guilt vote")):
+        if state[key] is not None:
+            out["tallies"].append({"title": title, "rows": _tally_rows(state[key], names)})
+    if view.get("result"):
+        out["scores"] = view["result"]["scores"]
+        out["score_label"] = "Wins"
+        out["headline"] = view["result"]["reason"] or "The Mutineer is revealed"
+    return out
+
+
+def _changes(state: View) -> list[dict[str, Any]]:
+    """The vote changes made so far, as events to word."""
+    events = []
+    for kind in ("reckoning", "forgiveness", "course"):
+        change = state[kind]
+        if change and "to" in change:
+            events.append({"kind": kind, "voter": change["seat"], "source": change["from"],
+                           "target": change["to"]})
+    return events
+
+
+# -- the board -----------------------------------------------------------------------------
 
 def board(view: View) -> list[Part]:
     """The table's board, from the PUBLIC view."""
@@ -219,10 +261,11 @@ def _guilt_words(state: View, names: Names) -> str:
     return f"Found guilty: {_name(names, state['guilty'])}"
 
 
-def _tally_rows(ballots: list[list[Any]], names: Names) -> list[tuple[str, int]]:
-    """Votes per player, most first (ballots still to come count for nobody)."""
+def _tally_rows(ballots: list[list[Any]], names: Names) -> list[list[Any]]:
+    """Votes per player, most first, from revealed ballots (ballots still to come count
+    for nobody)."""
     counts = votes.tally([[x for x in seat if is_real(x)] for seat in ballots])
-    return [(_name(names, s), counts[s]) for s in sorted(counts, key=lambda s: (-counts[s], s))]
+    return [[_name(names, s), counts[s]] for s in sorted(counts, key=lambda s: (-counts[s], s))]
 
 
 # -- the story -----------------------------------------------------------------------------

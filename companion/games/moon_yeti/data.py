@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import State
-from companion.engine.spec import GameSpec, Option, timer_option
+from companion.engine import GameSpec, Option, State, timer_option
 
 ROLES = ("Boatswain", "Chaplain", "Helmsman", "Navigator")
 BOATSWAIN, CHAPLAIN, HELMSMAN, NAVIGATOR = ROLES

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.rules import DEVICES
-from companion.games.moon_yeti.data import (
-    BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR, ROLES,
-)
+from companion.engine import DEVICES
+from companion.games.moon_yeti.data import (BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR,
+                                            ROLES)
 
 PARTS: dict[str, list[str]] = {
     BOATSWAIN: [

@@ -5,26 +5,19 @@ Rulings: see docs/games/moon-yeti.md.
 """
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, Iterable
 
-from companion.engine import votes
-from companion.engine.chance import Chance
-from companion.engine.display import Display
-from companion.engine.match import clone
-from companion.engine.rules import (
-    CHANCE, Action, Actor, Context, Game, Result, State, Step, Timed, Viewer, always,
-)
-from companion.games.moon_yeti import board as tabletop
-from companion.games.moon_yeti import redeal as redealing
-from companion.games.moon_yeti import howto, show, views
-from companion.games.moon_yeti.data import (
-    BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1,
-    DISCUSS2, FORGIVE, HELMSMAN, JUROR, MINUTES, NAVIGATOR, OVER, RECAST, RECKON, ROLES,
-    SPEC, SUITS, VOTE1, VOTE2, VOTE_KEYS, WAIT, ace_mutineer, card_mutineer,
-    chaplain_allied, guilt_targets, holders, innocence_targets, is_real, seat_of,
-    votes_here,
-)
+from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
+                              State, Step, Timed, always, clone, votes)
+from companion.games.moon_yeti import board, howto, show, views
+from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK,
+                                            COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2,
+                                            FORGIVE, HELMSMAN, JUROR, MINUTES, NAVIGATOR,
+                                            OVER, RECAST, RECKON, ROLES, SPEC, SUITS, VOTE1,
+                                            VOTE2, VOTE_KEYS, WAIT, ace_mutineer,
+                                            card_mutineer, chaplain_allied, guilt_targets,
+                                            holders, innocence_targets, is_real, seat_of,
+                                            votes_here)
 
 REASONS = {
     "innocent": "The Mutineer was declared innocent",
@@ -227,6 +220,7 @@ class MoonYeti(Game):
     """The rules of Moon Yeti over plain JSON state."""
 
     spec = SPEC
+    parts = Parts(views=views, show=show, board=board, howto=howto)
     steps = {
         DEAL: Step(who=_chance, chance={"deal": _draw_deal}),
         DECLARE: Step(who=_everyone, moves={"declare": _declarations}),
@@ -343,7 +337,7 @@ class MoonYeti(Game):
                 self._after_bosun(state, ctx)
             return
         vote = state[VOTE_KEYS[state["step"]]]
-        votes.cast(vote, actor, choice)
+        votes.cast(vote, actor, choice, ctx)
         if not votes.is_complete(vote):
             return
         if state["step"] == VOTE1:
@@ -522,38 +516,6 @@ class MoonYeti(Game):
         each, + 1 for a waiting Boatswain's second press), then at most Dead Reckoning
         (1), the Boatswain's late ballots (2), Forgiveness (1) and Change Course (2)."""
         return 4 * seats + 20
-
-    # -- what each viewer may see ----------------------------------------------------
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return views.view(state, viewer)
-
-    def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
-        return redealing.redeal(self, state, viewer, rng)
-
-    # -- what a seat shows -------------------------------------------------------------
-    def display(self, view: dict[str, Any], seat: int) -> Display:
-        return show.display(view, seat)
-
-    def summary(self, view: dict[str, Any]) -> dict[str, Any]:
-        return show.summary(view)
-
-    def how_to_play(self) -> dict[str, Any]:
-        return clone(howto.HOWTO)
-
-    def my_part(self, view: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_part(view, seat)
-
-    def my_secret(self, view: dict[str, Any], seat: int) -> list[str]:
-        return howto.my_secret(view, seat)
-
-    def describe(self, action: Action, names: list[str]) -> str:
-        return show.describe(action, names)
-
-    def board(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        return tabletop.board(view)
-
-    def panel(self, view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        return tabletop.panel(view, seat)
 
 
 GAME = MoonYeti()

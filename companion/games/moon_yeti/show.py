@@ -9,14 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from companion.engine import votes
-from companion.engine.display import Choice, Display
-from companion.engine.rules import Action
+from companion.engine import Action, Choice, Display, votes
 from companion.games import kit
-from companion.games.moon_yeti.data import (
-    BOATSWAIN, BOSUN, CHAPLAIN, CLOCK, COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2,
-    DISCUSSIONS, FORGIVE, OVER, RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT, is_real,
-)
+from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CHAPLAIN, CLOCK, COURSE, DEAL,
+                                            DECLARE, DISCUSS1, DISCUSS2, FORGIVE, OVER,
+                                            RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT,
+                                            is_real)
 
 View = dict[str, Any]
 Names = list[str]
@@ -58,29 +56,6 @@ ENDINGS = {"innocent": "Declared innocent", "tie": "Guilt vote tied",
 PASSES = {RECKON: "Pass: move no vote", FORGIVE: "Pass: take no vote",
           COURSE: "Pass: change no vote"}
 
-#: Actions for a log line (``describe``).
-ACTIONS: dict[str, Any] = {
-    "deal": "roles dealt", "time": "the time is :{minute:02d}", "ready": "ready to vote",
-    "search": "search {target}'s cabin", "confess": "take {target}'s confession",
-    "condemn": "condemn {target}", "vote": "vote for {target}", "one_vote": "no second vote",
-    "bosun_wait": "wait: vote last", "reckon": "move {seat}'s vote to {target}",
-    "forgive": "take a vote of {seat}", "recast": "recast to {target}", "decline": "pass",
-    "declare": lambda a, names: ("declare the time" if "minute" not in a
-                                 else f"declare the time :{a['minute']:02d}"),
-    "course": lambda a, names: (f"{kit.seat_name(names, a['seat'])} must recast"
-                                if "target" not in a else
-                                f"move {kit.seat_name(names, a['seat'])}'s vote to "
-                                f"{kit.seat_name(names, a['target'])}"),
-}
-
-
-def describe(action: Action, names: Names) -> str:
-    """An action in words, for a log line."""
-    if action["type"] not in ACTIONS:
-        return action["type"].replace("_", " ")
-    return kit.word({"kind": action["type"], **action}, names, ACTIONS)
-
-
 def _name(names: Names, seat: Any) -> str:
     return kit.seat_name(names, seat) if is_real(seat) else "nobody"
 
@@ -99,7 +74,7 @@ def display(view: View, seat: int) -> Display:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
     return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
                    choices=choices, private=tuple(_private_lines(state, names)), led=led,
-                   extra={"confirm": CONFIRM})
+                   confirm=CONFIRM)
 
 
 #: What select does on each kind of choice, for the seat's hint row (docs/seats.md).
@@ -251,12 +226,12 @@ def _lines(state: View, names: Names, seat: int) -> list[str]:
     elif step in (DISCUSS1, VOTE1):
         minute = state["minute"]
         lines.append("Aces dealt" if minute is None else f"Time declared :{minute:02d}")
-        lines.append(_count_line(state))
+        lines.append(count_line(state))
     elif step in (DISCUSS2, VOTE2):
         lines.append(_innocent_line(state, names))
         if state["condemned"] is not None:
             lines.append(f"Two votes: {_name(names, state['condemned'])}")
-        lines.append(_count_line(state))
+        lines.append(count_line(state))
     elif step != CLOCK:
         ballots = state["ballots1"] if step == RECKON else state["ballots2"]
         lines.append(_tally_line(ballots, names))
@@ -267,7 +242,7 @@ def _lines(state: View, names: Names, seat: int) -> list[str]:
     return lines
 
 
-def _count_line(state: View) -> str:
+def count_line(state: View) -> str:
     """Readiness in a discussion, ballots in during a vote (a count of ballots, moved
     alike by a Boatswain who waits and one who votes, Y6)."""
     step = state["step"]
@@ -344,52 +319,3 @@ def _action_lines(me: View, state: View, names: Names) -> list[str]:
         else:
             out += ["Chaplain asks: are", "you the Mutineer?", "Answer with a sign"]
     return out
-
-
-# -- the table display ---------------------------------------------------------------------
-
-def summary(view: View) -> dict[str, Any]:
-    """Headline, public facts, revealed vote tallies and the end, from the public view."""
-    state, names = view["state"], view["names"]
-    facts: list[str] = []
-    if state["guilty"] is not None:
-        facts.append(f"Guilty: {_name(names, state['guilty'])}")
-    if state["innocent"] is not None:
-        facts.append(f"Innocent: {_name(names, state['innocent'])}")
-    if state["step"] in DISCUSSIONS or state["step"] in VOTE_KEYS:
-        facts.append(_count_line(state))
-    if state["minute"] is not None:
-        facts.append(f"Time declared: :{state['minute']:02d}")
-    if state["condemned"] is not None:
-        facts.append(f"Condemned to two votes: {_name(names, state['condemned'])}")
-    facts += [kit.word(event, names, CHANGES) for event in _changes(state)]
-    facts += [f"{kit.seat_name(names, s)}: {role}" for s, role in enumerate(state["roles"])
-              if role]
-    out: dict[str, Any] = {"headline": HEADLINES.get(state["step"], ""), "lines": facts,
-                           "tallies": []}
-    for key, title in (("ballots1", "Innocence vote"), ("ballots2", "Guilt vote")):
-        if state[key] is not None:
-            out["tallies"].append({"title": title, "rows": _tally_rows(state[key], names)})
-    if view.get("result"):
-        out["scores"] = view["result"]["scores"]
-        out["score_label"] = "Wins"
-        out["headline"] = view["result"]["reason"] or "The Mutineer is revealed"
-    return out
-
-
-def _changes(state: View) -> list[dict[str, Any]]:
-    """The vote changes made so far, as events to word."""
-    events = []
-    for kind in ("reckoning", "forgiveness", "course"):
-        change = state[kind]
-        if change and "to" in change:
-            events.append({"kind": kind, "voter": change["seat"], "source": change["from"],
-                           "target": change["to"]})
-    return events
-
-
-def _tally_rows(ballots: list[list[Any]], names: Names) -> list[list[Any]]:
-    """Votes per player, most first, from revealed ballots."""
-    counts = votes.tally([[b for b in seat_ballots if is_real(b)] for seat_ballots in ballots])
-    order = sorted(counts, key=lambda s: (-counts[s], s))
-    return [[_name(names, s), counts[s]] for s in order]

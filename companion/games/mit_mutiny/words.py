@@ -1,21 +1,24 @@
-"""Mutiny (``mit-mutiny``) in words for the table: each step's name, what the table is
-waiting for, the public events of the log, the battle blow by blow, what a mystery card
-does, and where each pirate's final Infamy came from. Built from views only; every line
-is a whole sentence, never cut (see docs/games/mit-mutiny.md, "What the table shows").
+"""Mutiny (``mit-mutiny``) in words, for the table and the seats: each step's name, what
+the table is waiting for, the public events of the log (one table, with the short forms
+of the summary's list), the battle blow by blow, what a mystery card does, and where
+each pirate's final Infamy came from. Built from views only; every line is a whole
+sentence, never cut (see docs/games/mit-mutiny.md, "What the table shows").
 """
 from __future__ import annotations
 
 from typing import Any
 
 from companion.games import kit
+from companion.games.mit_mutiny.cards import KINDS
+from companion.games.mit_mutiny.data import (BALLOT, BUY, BUY_STEPS, CANNON, CAPTAIN,
+                                             CHOOSE, CUP, DEAL, DECIDE, DEFEND, DIVIDE,
+                                             DRUNK_INFAMY, FIERCE_INFAMY, FINAL, FIRST_MATE,
+                                             ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS,
+                                             MUTINY, OVER, PEEK, PRESS, QUARTER_MASTER,
+                                             RALLY, RELOAD, RELOAD_ROLL, ROLES, ROLE_NAMES,
+                                             ROLLOFF, SCOUT, SETUP, STORM, TAKE, TIE,
+                                             TREASURE, VOTE_ORDER, WINDOW)
 
-from .core import (
-    BALLOT, BUY, BUY_STEPS, CANNON, CAPTAIN, CHOOSE, CUP, DEAL, DECIDE, DEFEND, DIVIDE,
-    DRUNK_INFAMY, FIERCE_INFAMY, FINAL, FIRST_MATE, ISLAND, KIND_NAMES, LOOK, MADNESS,
-    MUTINY, OVER, PEEK, PRESS, QUARTER_MASTER, RALLY, RELOAD, RELOAD_ROLL, ROLE_NAMES,
-    ROLES, ROLLOFF, SCOUT, SETUP, STORM, TAKE, TIE, TREASURE, VOTE_ORDER, WINDOW,
-)
-from .data import KINDS
 
 View = dict[str, Any]
 
@@ -50,6 +53,11 @@ def a_cube(kind: str) -> str:
     """``a Gold``, ``an Orange``."""
     name = kind_name(kind)
     return ("an " if name[0] in "AEIOU" else "a ") + name
+
+
+def loot_text(loot: list[int]) -> str:
+    """``S2 O1 G0 P3``: cubes by kind, made for a small screen."""
+    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot))
 
 
 def cubes(loot: list[int], none: str = "nothing") -> str:
@@ -106,59 +114,95 @@ def card_words(state: View, card: str) -> str:
 
 # -- the log: public events in words -------------------------------------------------------
 
+#: Every public event of the log in words: the whole sentence the board's log shows, and
+#: second, where the summary's list (the host page, the phones' news) says it shorter,
+#: that short form. The whole sentence of a played card or a Cannon names the card or
+#: its dice from the view (see :func:`event_line`).
 EVENTS: dict[str, Any] = {
-    "captain": lambda e, names: f"{name_of(names, e['seat'])} rolled highest and is the "
-                                f"first Captain",
-    "roles": lambda e, names: (f"Round {e['round']}: {name_of(names, e['first_mate'])} is "
-                               f"First Mate, {name_of(names, e['quarter_master'])} Quarter "
-                               f"Master and {name_of(names, e['scout'])} Scout"),
-    "island": lambda e, names: (f"{e['name']} is turned face up with "
-                                f"{cubes(e['loot'], 'no loot')}"),
-    "take": lambda e, names: (f"Scout {name_of(names, e['seat'])} takes "
-                              f"{a_cube(e['cube'])} cube"),
-    "divided": lambda e, names: "The Captain divides the loot: " + "; ".join(
+    "captain": (lambda e, names: f"{name_of(names, e['seat'])} rolled highest and is the "
+                                 f"first Captain",
+                "{seat} is the first Captain"),
+    "roles": (lambda e, names: (f"Round {e['round']}: {name_of(names, e['first_mate'])} is "
+                                f"First Mate, {name_of(names, e['quarter_master'])} Quarter "
+                                f"Master and {name_of(names, e['scout'])} Scout"),
+              lambda e, names: (f"{name_of(names, e['first_mate'])} First Mate, "
+                                f"{name_of(names, e['quarter_master'])} Quarter "
+                                f"Master, {name_of(names, e['scout'])} Scout")),
+    "island": (lambda e, names: (f"{e['name']} is turned face up with "
+                                 f"{cubes(e['loot'], 'no loot')}"),
+               lambda e, names: f"{e['name']}: {loot_text(e['loot'])}"),
+    "take": (lambda e, names: (f"Scout {name_of(names, e['seat'])} takes "
+                               f"{a_cube(e['cube'])} cube"),
+             lambda e, names: f"{name_of(names, e['seat'])} takes {kind_name(e['cube'])}"),
+    "divided": (lambda e, names: "The Captain divides the loot: " + "; ".join(
         f"{name_of(names, s)} {cubes(share)}" for s, share in enumerate(e["shares"])
-        if any(share)),
+        if any(share)), "the loot is divided"),
     "decide": lambda e, names: (f"{name_of(names, e['seat'])} "
                                 f"{'mutinies' if e['choice'] == MUTINY else 'defends'}"),
-    "no_battle": lambda e, names: (f"Everyone defends: no battle; Captain "
-                                   f"{name_of(names, e['seat'])} conquers the island and each "
-                                   f"pirate takes their share"),
-    "reveal": "The cups are lifted: mutiny {mutiny} against {defend} for the Captain",
-    "tie": "A tie at {total}: every die is rolled again",
-    "mutiny_won": lambda e, names: (f"The mutiny wins: {name_of(names, e['seat'])} takes "
-                                    f"the Captain card from {name_of(names, e['old'])}"),
-    "captain_won": lambda e, names: (f"Captain {name_of(names, e['seat'])}'s side wins "
-                                     f"the battle"),
-    "cup": lambda e, names: "The cup is shared out: " + "; ".join(
+    "no_battle": (lambda e, names: (f"Everyone defends: no battle; Captain "
+                                    f"{name_of(names, e['seat'])} conquers the island and "
+                                    f"each pirate takes their share"),
+                  "all defend: no battle"),
+    "reveal": ("The cups are lifted: mutiny {mutiny} against {defend} for the Captain",
+               "battle: mutiny {mutiny} v {defend}"),
+    "tie": ("A tie at {total}: every die is rolled again", "a tie at {total}: re-roll"),
+    "mutiny_won": (lambda e, names: (f"The mutiny wins: {name_of(names, e['seat'])} takes "
+                                     f"the Captain card from {name_of(names, e['old'])}"),
+                   lambda e, names: f"mutiny won: {name_of(names, e['seat'])} is Captain"),
+    "captain_won": (lambda e, names: (f"Captain {name_of(names, e['seat'])}'s side wins "
+                                      f"the battle"),
+                    "{seat}'s side won"),
+    "cup": (lambda e, names: "The cup is shared out: " + "; ".join(
         f"{name_of(names, s)} draws {cubes(got)}"
-        for s, got in enumerate(e["got"]) if any(got)),
-    "madness": lambda e, names: (f"{name_of(names, e['seat'])} loses their highest die "
-                                 f"({and_list([str(f) for f in e['faces']]) or 'none'})"),
+        for s, got in enumerate(e["got"]) if any(got)), "the cup is shared out"),
+    "cannon": (None, lambda e, names: f"{name_of(names, e['seat'])}'s Cannon: {_faces(e)}"),
+    "madness": (lambda e, names: (f"{name_of(names, e['seat'])} loses their highest die "
+                                  f"({and_list([str(f) for f in e['faces']]) or 'none'})"),
+                lambda e, names: (f"{name_of(names, e['seat'])} loses "
+                                  f"{_faces(e) or 'nothing'}")),
+    "play": (None, lambda e, names: f"{name_of(names, e['seat'])} plays a card"),
     "buy": lambda e, names: f"{name_of(names, e['seat'])} buys {ITEMS[e['item']]}",
-    "trade": lambda e, names: (f"{name_of(names, e['seat'])} trades "
-                               f"{and_list([kind_name(k) for k in e['pay']])} for "
-                               f"{a_cube(e['cube'])}"),
-    "treasure": lambda e, names: (f"{name_of(names, e['seat'])} digs up "
-                                  f"{a_cube(e['cube'])} (Buried Treasure)"),
-    "stowaway": lambda e, names: (f"{name_of(names, e['seat'])} gains "
-                                  f"{kit.plural(e['n'], 'green crew die', 'green crew dice')}"),
-    "press": lambda e, names: (f"{name_of(names, e['seat'])} press-gangs "
-                               f"{kit.plural(e['n'], 'crew die', 'crew dice')} from "
-                               f"{name_of(names, e['target'])}"),
-    "end": lambda e, names: f"The last island is taken: {kit.name_list(names, e['winners'])}"
-                            f" {'wins' if len(e['winners']) == 1 else 'win'}",
+    "trade": (lambda e, names: (f"{name_of(names, e['seat'])} trades "
+                                f"{and_list([kind_name(k) for k in e['pay']])} for "
+                                f"{a_cube(e['cube'])}"),
+              lambda e, names: (f"{name_of(names, e['seat'])} trades "
+                                f"{', '.join(map(kind_name, e['pay']))} for "
+                                f"{kind_name(e['cube'])}")),
+    "treasure": (lambda e, names: (f"{name_of(names, e['seat'])} digs up "
+                                   f"{a_cube(e['cube'])} (Buried Treasure)"),
+                 lambda e, names: (f"{name_of(names, e['seat'])} digs up "
+                                   f"{kind_name(e['cube'])}")),
+    "stowaway": (lambda e, names: (f"{name_of(names, e['seat'])} gains "
+                                   f"{kit.plural(e['n'], 'green crew die', 'green crew dice')}"),
+                 lambda e, names: (f"{name_of(names, e['seat'])} gains "
+                                   f"{kit.plural(e['n'], 'crew die', 'crew dice')}")),
+    "press": (lambda e, names: (f"{name_of(names, e['seat'])} press-gangs "
+                                f"{kit.plural(e['n'], 'crew die', 'crew dice')} from "
+                                f"{name_of(names, e['target'])}"),
+              "{seat} press-gangs {n} of {target}'s crew"),
+    "end": (lambda e, names: (f"The last island is taken: "
+                              f"{kit.name_list(names, e['winners'])} "
+                              f"{'wins' if len(e['winners']) == 1 else 'win'}"),
+            lambda e, names: f"the end: {kit.name_list(names, e['winners'])} won"),
 }
 
 
-def event_line(event: dict[str, Any], names: list[str], state: View) -> str:
-    """A public event of the log in words."""
-    if event["kind"] == "play":  # the card is public once played: name it
+def _faces(event: dict[str, Any]) -> str:
+    return " ".join(map(str, event["faces"]))
+
+
+def event_line(event: dict[str, Any], names: list[str], state: View, *,
+               short: bool = False) -> str:
+    """A public event of the log in words: the whole sentence, or its short form."""
+    kind = event["kind"]
+    if not short and kind == "play":  # the card is public once played: name it
         return f"{name_of(names, event['seat'])} plays {card_name(state, event['card'])}"
-    if event["kind"] == "cannon":
+    if not short and kind == "cannon":
         return (f"{name_of(names, event['seat'])}'s Cannon rolls "
                 f"{and_list([str(f) for f in event['faces']])}")
-    return kit.word(event, names, EVENTS)
+    words = EVENTS[kind]
+    full, brief = words if isinstance(words, tuple) else (words, words)
+    return kit.word(event, names, {kind: brief if short else full})
 
 
 def acting(state: View) -> list[int]:

@@ -18,20 +18,23 @@ Also in every view, worked out from public facts only: what each mystery card do
 match ended now (``infamy``, item by item). Once the match is over, ``opened`` shows
 what was still hidden: every hand, the last roll if no battle revealed it, and the last
 First Mate's peek.
+
+The re-deal, for the contract tests: everything a viewer has not seen is drawn again,
+consistent with what it knows.
 """
 from __future__ import annotations
 
 import functools
+import random
 from typing import Any
 
-from companion.engine import votes
-from companion.engine.match import clone
-from companion.engine.rules import Viewer
+from companion.engine import RedealFailed, Viewer, clone, votes
+from companion.games.mit_mutiny.cards import dealt
+from companion.games.mit_mutiny.data import (CHOOSE, COLORS, DEAL, DIVIDE, FINAL,
+                                             FIRST_MATE, ISLAND, LOOK, OVER, RALLY, ROLES,
+                                             SCOUT, SEATS, TAKE, State, infamy, seat_of,
+                                             side_sums)
 
-from .core import (
-    CHOOSE, COLORS, DIVIDE, FINAL, FIRST_MATE, ISLAND, LOOK, OVER, RALLY, ROLES, SCOUT,
-    SEATS, TAKE, State, dealt, infamy, seat_of, side_sums,
-)
 
 #: Option values every view shows (the stack of a teaching deck stays out of views).
 VIEW_OPTIONS = ("dice", "islands", "ballot", "cup_draws", "card_window", "crew_needs_rum")
@@ -160,3 +163,72 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     if vote is not None and state["step"] == FINAL and seat == seat_of(state, SCOUT):
         me["ballots"] = [b[0] if b else None for b in vote["cast"]]
     return me
+
+
+# -- the re-deal, for the contract tests ---------------------------------------------------
+
+def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
+    """A copy of ``state`` with face-down islands the viewer has not looked at, the
+    mystery deck and other pirates' hands, other pirates' hidden dice (but not the
+    ones the viewer peeked at), the First Mate's peek and secret ballots drawn again.
+    Before the deal nothing is dealt to draw again: :class:`RedealFailed`."""
+    if state["step"] == DEAL:
+        raise RedealFailed("nothing is dealt before the deal")
+    twin = clone(state)
+    _islands(twin, viewer, rng)
+    if twin["step"] == OVER:
+        # The end opens the hands, the last roll and the last peek to everyone: only
+        # the islands nobody sailed to stay face down.
+        return twin
+    _cards(twin, viewer, rng)
+    _dice(twin, viewer, rng)
+    mate = seat_of(twin, FIRST_MATE)
+    if twin["peeked"] and viewer != mate:
+        twin["peek"] = rng.choice([None] + [s for s in range(SEATS) if s != mate])
+    vote = twin["vote"]
+    if vote is not None and not (twin["step"] == FINAL and viewer == seat_of(twin, SCOUT)):
+        votes.redeal_vote(vote, viewer, rng)
+    return twin
+
+
+def _islands(twin: State, viewer: Viewer, rng: random.Random) -> None:
+    if twin["spaces"] is None:
+        return
+    known = set(twin["seen"][viewer]) if isinstance(viewer, int) else set()
+    hidden = [i for i, island in enumerate(twin["spaces"])
+              if island is not None and i not in known]
+    contents = [twin["spaces"][i] for i in hidden]
+    rng.shuffle(contents)
+    for space, island in zip(hidden, contents):
+        twin["spaces"][space] = island
+
+
+def _cards(twin: State, viewer: Viewer, rng: random.Random) -> None:
+    others = [s for s in range(SEATS) if s != viewer]
+    pool = list(twin["deck"])
+    for seat in others:
+        pool += twin["hands"][seat]
+    rng.shuffle(pool)
+    for seat in others:
+        count = len(twin["hands"][seat])
+        twin["hands"][seat], pool = pool[:count], pool[count:]
+    twin["deck"] = pool
+
+
+def _dice(twin: State, viewer: Viewer, rng: random.Random) -> None:
+    """Hidden rolls (before the reveal, or never revealed) of the pirates the viewer
+    cannot see: all but its own and the one its First Mate peek showed."""
+    if twin["revealed"]:
+        return
+    known = {viewer}
+    if viewer == seat_of(twin, FIRST_MATE) and twin["peek"] is not None:
+        known.add(twin["peek"])
+    for seat in range(SEATS):
+        if seat in known:
+            continue
+        for die in twin["dice"][seat]:
+            die[1] = rng.randint(1, die[0])
+        roll = twin["roll"]
+        if twin["step"] == RALLY and roll is not None:
+            roll["got"][seat] = [rng.randint(1, sides)
+                                 for sides in roll["need"][seat][:len(roll["got"][seat])]]
