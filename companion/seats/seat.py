@@ -169,7 +169,7 @@ class Seat:
             self._redraw()
 
     def tick(self) -> None:
-        """Re-check dimming and browsing, and retry a failed screen update.
+        """Re-check dimming and browsing (a screen that is down waits for the seat watch).
 
         The seat's timers run on the clock by themselves; calling this too is harmless.
         """

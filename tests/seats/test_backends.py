@@ -125,7 +125,31 @@ def test_the_pi_backend_with_kernel_buses_needs_no_mux(factory, clock):
         assert upright.tobytes() == table.frame(2).tobytes()
 
 
-def test_a_screen_that_does_not_answer_is_a_seat_error(factory, clock):
+def test_a_screen_that_does_not_acknowledge_opens_down_on_the_pi_backend(factory, clock):
+    # A panel that does not answer no longer stops the table (docs/seats.md, "When a
+    # part fails"): its seat opens with the screen down, the others as ever.
+    config = kernel_bus_config()
+    fake = FakeI2C()
+    real = fake.i2c
+
+    def unpowered(bus, address):
+        panel = real(bus, address)
+        if bus == 24:
+            panel.lose_power()
+        return panel
+    fake.i2c = unpowered
+    with open_pi(config, fake, factory, clock) as table:
+        assert [seat.screen_error is not None for seat in table] == [False, False, True,
+                                                                     False]
+        assert table.faults()[0]["words"] == (
+            "Seat 3's screen does not answer: check its cable to the Pi (I2C bus 24); "
+            "play seat 3 on its phone")
+        fake.panels[(24, 0x3C)][0].restore_power()
+        table.watch.check(now=0.0)
+        assert table.watch.check(now=1.0) == [] and table[2].screen_error is None
+
+
+def test_a_screen_whose_interface_cannot_be_opened_is_a_seat_error(factory, clock):
     config = kernel_bus_config()
     fake = FakeI2C(fail=(24, 0x3C))
     with pytest.raises(SeatError, match=r"seat 3's screen \(bus 24, address 0x3C\) does not "
