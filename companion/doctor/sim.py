@@ -17,21 +17,27 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.seats import CountingInterface
 from companion.seats.buttons import ROLES
-from companion.seats.config import TableConfig
+from companion.seats.config import SeatConfig, TableConfig
 
 from .checks import Doctor
 
 
 class ModelBus:
     """An I2C bus of the simulated table: the multiplexers and panels of a config answer
-    where they are wired. ``moved`` puts a seat's panel on another channel, ``missing``
-    leaves out seats' panels, ``dead_muxes`` multiplexers; ``stuck`` makes every
-    transfer time out (SDA held low)."""
+    where they are wired. ``moved`` puts a seat's panel at another ``(channel,
+    address)``, ``missing`` leaves out seats' panels, ``dead_muxes`` multiplexers;
+    ``stuck`` makes every transfer time out; ``held`` lists the ``(mux, channel)``
+    whose SDA is held low (mux None: the bus itself), where every address acknowledges
+    (the low line reads as one) and the mux no longer hears a command; a mux in
+    ``kernel_muxes`` is claimed by a kernel driver (errno 16)."""
 
-    def __init__(self, bus: int, config: TableConfig, *, moved: dict[int, int] | None = None,
+    def __init__(self, bus: int, config: TableConfig, *,
+                 moved: dict[int, tuple[int | None, int]] | None = None,
                  missing: set[int] = frozenset(), dead_muxes: set[int] = frozenset(),
-                 stuck: bool = False):
-        self.bus, self.stuck = bus, stuck
+                 stuck: bool = False, held: set[tuple[int | None, int | None]] = frozenset(),
+                 kernel_muxes: set[int] = frozenset()):
+        self.bus, self.stuck, self.held = bus, stuck, set(held)
+        self.kernel_muxes = set(kernel_muxes)
         self.muxes: set[int] = set()
         self.panels: set[tuple[int | None, int | None, int]] = set()
         for seat in config.seats:
@@ -41,13 +47,22 @@ class ModelBus:
             if screen.mux is not None and screen.mux not in dead_muxes:
                 self.muxes.add(screen.mux)
             if seat.number not in missing:
-                channel = (moved or {}).get(seat.number, screen.channel)
-                self.panels.add((screen.mux, channel, screen.address))
+                channel, address = (moved or {}).get(seat.number,
+                                                     (screen.channel, screen.address))
+                self.panels.add((screen.mux, channel, address))
         self._open: dict[int, int] = {}  # mux -> mask of open channels
+
+    def sda_held(self) -> bool:
+        """Whether SDA is low now: held on the bus, or on an open channel."""
+        return any(mux is None or self.is_open(mux, channel) for mux, channel in self.held)
 
     def _check(self, address: int) -> None:
         if self.stuck:
             raise OSError(errno.ETIMEDOUT, "Connection timed out")
+        if address in self.kernel_muxes:
+            raise OSError(errno.EBUSY, "Device or resource busy")
+        if self.sda_held():
+            return
         answering = address in self.muxes or any(
             a == address and (m is None or self._open.get(m, 0) & (1 << c))
             for m, c, a in self.panels if m is None or m in self.muxes)
@@ -55,8 +70,9 @@ class ModelBus:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def write_byte(self, address: int, value: int) -> None:
+        held = self.sda_held()  # a held line garbles the command: no mux hears it
         self._check(address)
-        if address in self.muxes:
+        if address in self.muxes and not held:
             self._open[address] = value
 
     def write_byte_data(self, address: int, register: int, value: int) -> None:
@@ -76,6 +92,13 @@ class ShortedPin(MockPWMPin):
         pass
 
 
+class ShortedLedPin(MockPWMPin):
+    """An LED's pin shorted to ground: it reads low while driven high."""
+
+    def _set_state(self, value: float) -> None:
+        super()._set_state(0 if self._function == "output" else value)
+
+
 @dataclass
 class SimFaults:
     """Faults put into the simulated table, ``KIND[:SEAT[:ROLE]]`` as on the command
@@ -84,15 +107,30 @@ class SimFaults:
     KINDS = {
         "bus-missing": "bus 1 does not exist (no dtparam=i2c_arm=on)",
         "bus-stuck": "every transfer on the seat's bus times out",
+        "sda-low": "SDA is held low on the seat's mux channel (a pair swapped at one end "
+                   "of its Cat5e run): every address acknowledges; a seat straight on "
+                   "the bus holds the whole bus",
         "mux-missing": "the seat's TCA9548A does not answer",
+        "kernel-mux": "the seat's TCA9548A is claimed by the kernel's i2c-mux driver "
+                      "(errno 16, a dtoverlay=i2c-mux line)",
         "screen-missing": "the seat's screen does not answer",
         "wrong-channel": "the seat's screen is wired to another mux channel",
+        "shared-channel": "the seat's screen, jumpered to the other address, is wired to "
+                          "its neighbour's mux channel",
+        "address-elsewhere": "the seat's screen answers at the other address on a free "
+                             "mux channel",
         "screen-stops": "the seat's screen answers, then stops after the first frame",
         "screen-flaky": "one write in 50 to the seat's screen fails (see --stress)",
+        "screen-garbled": "one write in 50 to the seat's screen arrives wrong without an "
+                          "error (see --stress: the sim's panels are read back)",
         "button-stuck": "the button is shorted to ground (held from the start)",
         "button-unreleased": "the button is pressed and never let go",
         "button-silent": "the button is never pressed (a broken wire)",
+        "buttons-swapped": "the seat's previous and next wires are swapped",
+        "button-wrong-pin": "the button's wire is on the next seat's pin of the same role "
+                            "(on a one-seat table, on a pin no seat uses)",
         "led-busy": "the LED's pin is already in use",
+        "led-shorted": "the LED's pin is shorted to ground: it reads low while driven high",
     }
     faults: list[tuple[str, int, str]] = field(default_factory=list)
 
@@ -133,23 +171,48 @@ class SimParts:
                                          pin_class=ShortedPin).drive_low()
             if seat.led is not None and self.faults.has("led-busy", seat.number):
                 self.pin_factory.reserve_pins(self, seat.led)
+            if seat.led is not None and self.faults.has("led-shorted", seat.number):
+                self.pin_factory.pin(seat.led, pin_class=ShortedLedPin)
 
     def bus_exists(self, bus: int) -> bool:
         return not (bus == 1 and self.faults.has("bus-missing"))
 
     def smbus(self, bus: int) -> ModelBus:
         seats = [s for s in self.config.seats if s.screen and s.screen.bus == bus]
-        moved = {}
-        for seat in seats:
-            screen = seat.screen
-            if self.faults.has("wrong-channel", seat.number) and screen.mux is not None:
-                used = {s.screen.channel for s in seats if s.screen.mux == screen.mux}
-                moved[seat.number] = min(set(range(8)) - used)
+        moved = {s.number: place for s in seats
+                 if (place := self.moved_panel(s, seats)) is not None}
         dead = {s.screen.mux for s in seats if self.faults.has("mux-missing", s.number)}
+        kernel = {s.screen.mux for s in seats if self.faults.has("kernel-mux", s.number)}
+        held = {(s.screen.mux, s.screen.channel) for s in seats
+                if self.faults.has("sda-low", s.number)}
         stuck = any(self.faults.has("bus-stuck", s.number) for s in seats)
         self.models[bus] = ModelBus(bus, self.config, moved=moved, dead_muxes=dead,
-                                    missing=self.faults.seats("screen-missing"), stuck=stuck)
+                                    missing=self.faults.seats("screen-missing"), stuck=stuck,
+                                    held=held, kernel_muxes=kernel)
         return self.models[bus]
+
+    def moved_panel(self, seat: SeatConfig, seats: list[SeatConfig]
+                    ) -> tuple[int | None, int] | None:
+        """Where a fault puts ``seat``'s panel (``(channel, address)``), if one does."""
+        screen = seat.screen
+        assert screen is not None
+        other = 0x3D if screen.address == 0x3C else 0x3C
+        if screen.mux is None:
+            kinds = ("shared-channel", "address-elsewhere")
+            return ((None, other) if any(self.faults.has(k, seat.number) for k in kinds)
+                    else None)
+        same_mux = [s for s in seats if s.screen.mux == screen.mux]
+        free = sorted(set(range(8)) - {s.screen.channel for s in same_mux})
+        if self.faults.has("wrong-channel", seat.number) and free:
+            return free[0], screen.address
+        if self.faults.has("address-elsewhere", seat.number) and free:
+            return free[0], other
+        neighbours = [s for s in same_mux if s.number != seat.number]
+        if self.faults.has("shared-channel", seat.number) and neighbours:
+            before = [s for s in neighbours if s.number < seat.number]
+            neighbour = before[-1] if before else neighbours[0]
+            return neighbour.screen.channel, other
+        return None
 
     def i2c(self, bus: int, address: int) -> "SimPanel":
         return SimPanel(lambda: self.panel_fault(bus, address))
@@ -178,11 +241,14 @@ class SimParts:
         if self.faults.has("button-silent", seat, role) or \
                 self.faults.has("button-stuck", seat, role):
             return
+        wired = self.wired_pin(seat, role, pin)
+        if wired is None:
+            return
         release = not self.faults.has("button-unreleased", seat, role)
         hold = self.config.bounce_ms / 1000 * 2 + 0.01  # held well past the debounce
 
         def press() -> None:
-            mock = self.pin_factory.pin(pin)
+            mock = self.pin_factory.pin(wired)
             mock.drive_low()
             if release:
                 time.sleep(hold)
@@ -190,10 +256,27 @@ class SimParts:
 
         threading.Thread(target=press, daemon=True).start()
 
+    def wired_pin(self, seat: int, role: str, pin: int) -> int | None:
+        """The pin a press of ``seat``'s ``role`` really pulls low, with the faults put
+        in (None: a pin the doctor cannot watch)."""
+        buttons = {s.number: s.buttons for s in self.config.seats if s.buttons}
+        if self.faults.has("buttons-swapped", seat) and role != "select":
+            return getattr(buttons[seat], "next" if role == "previous" else "previous")
+        if not self.faults.has("button-wrong-pin", seat, role):
+            return pin
+        others = sorted(n for n in buttons if n != seat)
+        if others:
+            after = [n for n in others if n > seat]
+            return getattr(buttons[(after or others)[0]], role)
+        used = {p for b in buttons.values() for p in (b.previous, b.select, b.next)}
+        used |= {s.led for s in self.config.seats if s.led is not None}
+        free = sorted(set(range(4, 28)) - used)
+        return free[0] if free else None
+
 
 #: Faults of a panel that answers: it stops after its first frame, or one write in
 #: ``FLAKY_EVERY`` fails (a marginal lead, which ``--stress`` counts).
-PANEL_FAULTS = ("screen-stops", "screen-flaky")
+PANEL_FAULTS = ("screen-stops", "screen-flaky", "screen-garbled")
 FLAKY_EVERY = 50
 
 
@@ -211,6 +294,9 @@ class SimPanel(CountingInterface):
         if (fault == "screen-stops" and self.data_bytes >= 1024) or \
                 (fault == "screen-flaky" and self._writes % FLAKY_EVERY == 0):
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if fault == "screen-garbled" and self._writes % FLAKY_EVERY == 0:
+            data = bytes(data)
+            data = bytes([data[0] ^ 0x01]) + data[1:]  # one bit flipped, nothing said
         super().data(data)
 
 
@@ -218,6 +304,11 @@ def sim_doctor(config: TableConfig, data_dir: Path, host: str, port: int,
                faults: SimFaults | None = None, **kwargs: Any) -> Doctor:
     """A doctor over the simulated parts of ``config``, with ``faults`` put in; the sim's
     finger presses each button asked for (unless a fault says otherwise)."""
+    seats = {s.number for s in config.seats}
+    for kind, seat, _ in (faults.faults if faults else []):
+        if seat not in seats:
+            raise ValueError(f"fault {kind}:{seat}: there is no seat {seat} (seats "
+                             f"{', '.join(str(n) for n in sorted(seats))})")
     parts = SimParts(config, faults)
     kwargs.setdefault("prompt", parts.finger)
     kwargs.setdefault("connections", lambda: None)
