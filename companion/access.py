@@ -17,9 +17,15 @@ The access model (docs/security.md states it in five lines):
 - Every open of the file is a new *boot*: turn versions carry it (:attr:`SeatAccess.boot`),
   so an action sent before a restart is never taken for one sent after it.
 
-The host PIN is new at every start. Wrong PINs lock the client that sent them, doubling
-with each failure past the first few; many clients together lock everyone for a minute
-at most (:class:`HostPin`). Each login is a session of its own, ended by logging out.
+The table code (:data:`TABLE_CODE_LETTERS` letters, :meth:`SeatAccess.check_table_code`)
+is what a phone types at ``/join`` instead of scanning: it leads only to a seat whose join
+code the table display shows anyway (one nobody has had tonight), and it is new each
+match and each night.
+
+The host PIN is new at every start. Wrong PINs (and wrong table codes) lock the client
+that sent them, doubling with each failure past the first few; many clients together
+lock everyone for a minute at most (:class:`Lockouts`). Each login is a session of its
+own, ended by logging out.
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import hmac
 import logging
 import secrets
 import sqlite3
+import string
 import threading
 import time
 from collections import OrderedDict
@@ -40,7 +47,9 @@ log = logging.getLogger(__name__)
 
 TOKEN_BYTES = 16  # 128 bits
 PIN_DIGITS = 6
-#: Wrong PINs one client may send before it is locked out.
+#: Letters of the table code a phone types at /join: 26^4 = 456,976 codes.
+TABLE_CODE_LETTERS = 4
+#: Wrong PINs (or table codes) one client may send before it is locked out.
 FREE_TRIES = 5
 FIRST_LOCK_SECONDS = 30.0
 MAX_LOCK_SECONDS = 900.0
@@ -93,6 +102,21 @@ def new_token() -> str:
     return secrets.token_hex(TOKEN_BYTES).upper()
 
 
+def new_table_code() -> str:
+    """Four random capital letters (``KQRT``): what a phone types at ``/join``."""
+    return "".join(secrets.choice(string.ascii_uppercase) for _ in range(TABLE_CODE_LETTERS))
+
+
+def typed_code(text: object) -> bytes | None:
+    """A typed table code as it is compared: capitals, spaces and dashes dropped
+    (``kq-rt`` is ``KQRT``); None for anything but a string."""
+    if not isinstance(text, str):
+        return None
+    kept = "".join(c for c in text if not c.isspace() and c != "-").upper()
+    # ("replace": a lone surrogate, valid in JSON, cannot be encoded otherwise)
+    return kept.encode("utf-8", "replace")
+
+
 class SeatAccess:
     """Join tokens, generations and names of a table's seats. Thread-safe.
 
@@ -123,6 +147,9 @@ class SeatAccess:
         #: This run's boot number (0 for a file in memory): see :data:`BOOT_STRIDE`.
         self.boot = 0 if in_memory else self._count_boot()
         self.secret_key = self._key("cookies")
+        self.table_code = self._table_code()
+        #: Wrong table codes, per client (as for the host PIN): :meth:`check_table_code`.
+        self.code_tries = Lockouts("table codes")
         self._rows: dict[int, tuple[str, int, str | None]] = {
             seat: (token, generation, name) for seat, token, generation, name in
             self._db.execute("SELECT seat, token, generation, name FROM seats")}
@@ -146,6 +173,25 @@ class SeatAccess:
         self._db.execute("INSERT OR REPLACE INTO keys (name, value) VALUES (?, ?)",
                          (name, value))
         return value
+
+    def _table_code(self, new: bool = False) -> str:
+        """The table code kept in the file (so a resumed night keeps it), or a new one."""
+        row = self._db.execute("SELECT value FROM keys WHERE name = 'table-code'").fetchone()
+        if row and not new:
+            return bytes(row[0]).decode()
+        code = new_table_code()
+        self._db.execute("INSERT OR REPLACE INTO keys (name, value) VALUES ('table-code', ?)",
+                         (code.encode(),))
+        return code
+
+    def check_table_code(self, guess: object, client: str = "") -> bool:
+        """Is ``guess`` this table's code (typed by a phone at ``/join``)? Wrong codes
+        lock ``client`` out as wrong PINs do (:class:`Lockouts`): raises
+        :class:`CodeLocked` while it is (a try while locked is not even compared)."""
+        code = self.table_code.encode()
+        return self.code_tries.attempt(
+            client, lambda: (given := typed_code(guess)) is not None
+            and hmac.compare_digest(given, code), CodeLocked)
 
     @property
     def first_version(self) -> int:
@@ -209,9 +255,12 @@ class SeatAccess:
 
     def new_match(self) -> None:
         """A match starts from the lobby: every seat gets a new join link (a photo of
-        the last match's code is dead); phones already joined play on."""
+        the last match's code is dead), and the table a new code; phones already
+        joined play on."""
         for seat in range(self.seats):
             self.new_link(seat)
+        with self._lock:
+            self.table_code = self._table_code(new=True)
 
     def new_night(self) -> None:
         """A new game night: new join links, a new cookie key, no phones. Every cookie
@@ -224,6 +273,7 @@ class SeatAccess:
             self._db.execute("DELETE FROM phones")
             self._db.execute("DELETE FROM taken_over")
             self.secret_key = self._key("cookies", new=True)
+            self.table_code = self._table_code(new=True)
             self._db.execute("COMMIT")
             self._rows = {seat: (token, generation, name) for seat, token, generation, name
                           in self._db.execute("SELECT seat, token, generation, name"
@@ -244,6 +294,8 @@ class SeatAccess:
         phone, joined = secrets.token_hex(16), self._clock()
         device = " ".join(device.split())[:40]
         with self._lock:
+            if self.seat_for(token) != seat:  # another phone used the code meanwhile
+                return None
             self._forget_taken([p for p, (_s, at) in self._taken.items()
                                 if joined - at > GRANT_SECONDS])
             self._take_over([p for p, row in self._phones.items() if row[0] == seat],
@@ -331,24 +383,23 @@ class SeatAccess:
                 self._db = None
 
 
-class HostPin:
-    """The host PIN of this run, its lock-outs and the host's logins.
+class Lockouts:
+    """Wrong tries per client (its address), for a secret a stranger might guess: the
+    host PIN, the table code.
 
-    Wrong PINs count per client (its address): after :data:`FREE_TRIES` that client is
-    locked for 30 s, doubling with each further failure up to 15 minutes. One client
-    therefore cannot lock anyone else out. Many clients together (one stranger changing
-    addresses) lock every client once :data:`GLOBAL_TRIES` wrong PINs arrive within a
-    minute, for :data:`GLOBAL_LOCK_SECONDS`, never longer, and the count starts again:
-    whatever the clients, at most 12 guesses a minute reach the PIN."""
+    After :data:`FREE_TRIES` wrong tries a client is locked for 30 s, doubling with each
+    further failure up to 15 minutes. One client therefore cannot lock anyone else out.
+    Many clients together (one stranger changing addresses) lock every client once
+    :data:`GLOBAL_TRIES` wrong tries arrive within a minute, for
+    :data:`GLOBAL_LOCK_SECONDS`, never longer, and the count starts again: whatever the
+    clients, at most 12 guesses a minute reach the secret."""
 
-    def __init__(self, pin: str | None = None, clock: Callable[[], float] = time.monotonic):
-        self.pin = pin or f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic):
+        self.what = what  # "wrong PINs", for the log
         self._clock = clock
         self._clients: OrderedDict[str, tuple[int, float]] = OrderedDict()
-        self._recent: list[float] = []  # times of the latest wrong PINs, from anyone
+        self._recent: list[float] = []  # times of the latest wrong tries, from anyone
         self._everyone_until = 0.0
-        self._sessions: set[str] = set()
-        self._handovers: dict[str, float] = {}  # one-time link -> when it stops working
         self._lock = threading.Lock()
 
     def locked_for(self, client: str = "") -> float:
@@ -357,16 +408,16 @@ class HostPin:
         own = self._clients.get(client, (0, 0.0))[1]
         return max(0.0, own - now, self._everyone_until - now)
 
-    def check(self, guess: object, client: str = "") -> bool:
-        """True for the right PIN. Raises :class:`PinLocked` while ``client`` is locked
-        out (a try while locked is not even compared)."""
+    def attempt(self, client: str, right: Callable[[], bool],
+                locked: type[TooManyTries]) -> bool:
+        """``right()``, counted: raises ``locked(seconds)`` while ``client`` is locked
+        out (``right`` is not even called), forgets its failures when right, counts
+        one when wrong."""
         with self._lock:
             wait = self.locked_for(client)
             if wait > 0:
-                raise PinLocked(wait)
-            # ("replace": a lone surrogate, valid in JSON, cannot be encoded otherwise)
-            given = guess.strip().encode("utf-8", "replace") if isinstance(guess, str) else None
-            if given is not None and hmac.compare_digest(given, self.pin.encode()):
+                raise locked(wait)
+            if right():
                 self._clients.pop(client, None)
                 return True
             self._failed(client)
@@ -388,8 +439,34 @@ class HostPin:
         if len(self._recent) >= GLOBAL_TRIES:
             self._everyone_until = now + GLOBAL_LOCK_SECONDS
             self._recent = []
-            log.warning("host login: %d wrong PINs within a minute from several clients;"
-                        " every login waits %.0f s", GLOBAL_TRIES, GLOBAL_LOCK_SECONDS)
+            log.warning("%d wrong %s within a minute from several clients; every try"
+                        " waits %.0f s", GLOBAL_TRIES, self.what, GLOBAL_LOCK_SECONDS)
+
+
+class HostPin:
+    """The host PIN of this run, its lock-outs (:class:`Lockouts`) and the host's
+    logins."""
+
+    def __init__(self, pin: str | None = None, clock: Callable[[], float] = time.monotonic):
+        self.pin = pin or f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+        self._clock = clock
+        self._tries = Lockouts("PINs", clock)
+        self._sessions: set[str] = set()
+        self._handovers: dict[str, float] = {}  # one-time link -> when it stops working
+        self._lock = threading.Lock()
+
+    def locked_for(self, client: str = "") -> float:
+        """Seconds until ``client``'s next try is allowed (0 when it is)."""
+        return self._tries.locked_for(client)
+
+    def check(self, guess: object, client: str = "") -> bool:
+        """True for the right PIN. Raises :class:`PinLocked` while ``client`` is locked
+        out (a try while locked is not even compared)."""
+        # ("replace": a lone surrogate, valid in JSON, cannot be encoded otherwise)
+        given = guess.strip().encode("utf-8", "replace") if isinstance(guess, str) else None
+        return self._tries.attempt(
+            client, lambda: given is not None and hmac.compare_digest(given, self.pin.encode()),
+            PinLocked)
 
     # -- the host's logins ----------------------------------------------------------------
     def open_session(self) -> str:
@@ -434,9 +511,23 @@ class HostPin:
         return self.open_session()
 
 
-class PinLocked(MutinyError, PermissionError):
-    """Too many wrong PINs: try again after ``retry_after`` seconds."""
+class TooManyTries(MutinyError, PermissionError):
+    """Too many wrong tries from this client: try again after ``retry_after`` seconds."""
+
+    what = "tries"
 
     def __init__(self, retry_after: float):
-        super().__init__(f"too many wrong PINs; try again in {retry_after:.0f} s")
+        super().__init__(f"too many wrong {self.what}; try again in {retry_after:.0f} s")
         self.retry_after = retry_after
+
+
+class PinLocked(TooManyTries):
+    """Too many wrong PINs: try again after ``retry_after`` seconds."""
+
+    what = "PINs"
+
+
+class CodeLocked(TooManyTries):
+    """Too many wrong table codes: try again after ``retry_after`` seconds."""
+
+    what = "codes"

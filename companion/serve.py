@@ -138,7 +138,11 @@ class Server:
         self.app = create_app(self.table, self.hub, sim=self._sim_page(host),
                               screens=self.screens,
                               config={"MUTINY_HOSTS": names,
-                                      "MUTINY_SIM_ACCESS": sim_access(host, options.lan)})
+                                      "MUTINY_SIM_ACCESS": sim_access(host, options.lan),
+                                      # What /join may speak of (pages._join_words).
+                                      "MUTINY_SCREENS": self.backend != "sim" or
+                                      self._sim_page(host) is not None,
+                                      "MUTINY_LAPTOP": self.backend == "sim"})
         self.http = HttpServer(host, options.port, self.app)
         self.table.base_url = f"http://{_public_address(host)}:{self.http.port}"
         self.table.refresh()  # the join codes now carry the real address

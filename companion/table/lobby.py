@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+from urllib.parse import urlsplit
 
 import companion.games
 from companion.engine import Choice, Display
@@ -78,6 +79,31 @@ def display(seat: int, seat_count: int) -> Display:
         return Display(title=TITLE, lines=("Waiting for seat 1", "to pick a game."))
     return Display(title="Pick a game", lines=("Which game tonight?",),
                    choices=start_choices(seat_count), led="on")
+
+
+def join_address(base_url: str) -> str:
+    """The short address a phone types to join (``mutiny.local/join``, a laptop's
+    ``192.168.1.20:8000/join``): the table's own address, without ``http://`` or the
+    port every browser assumes."""
+    parts = urlsplit(base_url if "//" in base_url else f"//{base_url}")
+    where = (parts.hostname or "mutiny.local").lower()
+    port = parts.port
+    return f"{where}{f':{port}' if port not in (None, 80) else ''}/join"
+
+
+def join_call(screens: bool, waiting: int, public: int, address: str,
+              code: str | None) -> str:
+    """What the table display says about joining: ``waiting`` seats still have no
+    player, ``public`` of them show their code on the display (so the typed ``code``
+    leads somewhere). Once every seat has a player it says nothing of codes."""
+    if not waiting:
+        return "Every seat has a player."
+    if public and code:
+        where = "a free seat's screen" if screens else "a seat's code here"
+        return f"Scan {where}, or open {address} and type the code {code}."
+    if screens:
+        return "Scan the code on a free seat's screen to join."
+    return "The host shows a seat's code to join it again."
 
 
 def payload() -> dict[str, Any]:

@@ -14,14 +14,15 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
+import companion.games
 from companion import jsontext
 from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC
 from companion.engine.spec import TIMER_MAX
 from companion.errors import MutinyError, UnknownGame
 from companion.table import nudges
-from companion.table.lobby import game_specs
-from companion.web import auth
+from companion.table import lobby
+from companion.web import auth, pages
 from companion.web.live import StreamEnded
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -129,7 +130,18 @@ def _hub():
 # -- reading --------------------------------------------------------------------------
 @bp.get("/games")
 def games():
-    return jsonify(game_specs())
+    return jsonify(lobby.game_specs())
+
+
+@bp.get("/howto/<game_id>")
+def howto(game_id: str):
+    """A game's how-to (``Game.how_to_play``): public and the same all match long, so
+    the payloads only name the game and the pages fetch its texts once."""
+    try:
+        game = companion.games.get(game_id)
+    except UnknownGame:
+        raise ApiError("not_found", f"there is no game {game_id!r}") from None
+    return jsonify(game.how_to_play())
 
 
 @bp.get("/seat/view")
@@ -202,6 +214,24 @@ def seat_act():
     seat = auth.require_seat()
     action, version = _action_and_version()
     return jsonify(ok=True, version=_table().submit(seat, action, version))
+
+
+@bp.post("/seat/name")
+def seat_name():
+    """The seat's own phone names its player, on joining or later; the host may still
+    change it (``/host/seats/<n>/name``), and either name is shown alike."""
+    seat = auth.require_seat()
+    name = _name_given()
+    _table().rename(seat, name)
+    return jsonify(ok=True, name=name)
+
+
+def _name_given() -> str:
+    """The body's ``name``, cleaned as the table shows it, or ``bad_request``."""
+    name = g.body.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError("bad_request", "give a name")
+    return auth.clean_name(name)
 
 
 @bp.post("/host/login")
@@ -336,10 +366,7 @@ def _download(name: str) -> dict[str, str]:
 @bp.post("/host/seats/<int:number>/name")
 @auth.host_required
 def host_rename(number: int):
-    name = g.body.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ApiError("bad_request", "give a name")
-    _table().rename(_seat_index(number), auth.clean_name(name))
+    _table().rename(_seat_index(number), _name_given())
     return jsonify(ok=True)
 
 
@@ -421,10 +448,37 @@ def public_qr(number: int):
     return _qr_svg(table.join_url(seat))
 
 
+@bp.get("/public/join")
+def public_join():
+    """How a phone joins, for the table display: the short address to type, the table
+    code while some seat's code is public (null otherwise: it would lead nowhere), the
+    public seats' QR size in modules (the display sizes each module from it and its own
+    width, docs/table.md) and what the lobby says about joining."""
+    table = _table()
+    seats = table.match.seats if table.match else table.seat_count
+    public = [s for s in range(seats) if table.code_is_public(s)]
+    waiting = sum(not table.is_claimed(s) for s in range(seats))
+    code = table.access.table_code if public else None
+    address = lobby.join_address(table.base_url)
+    modules = _qr(table.join_url(public[0])).symbol_size(border=0)[0] if public else None
+    response = jsonify(address=address, code=code, modules=modules, border=QR_BORDER,
+                       call=lobby.join_call(pages.has_screens(), waiting, len(public),
+                                            address, code))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+#: Light modules around a drawn QR code (its quiet zone; the display adds no margin).
+QR_BORDER = 2
+
+
+def _qr(url: str) -> segno.QRCode:
+    return segno.make(url, error="l")
+
+
 def _qr_svg(url: str) -> Response:
     out = io.BytesIO()
-    segno.make(url, error="l").save(out, kind="svg", scale=8, border=2, dark="#000",
-                                    light="#fff")
+    _qr(url).save(out, kind="svg", scale=8, border=QR_BORDER, dark="#000", light="#fff")
     return Response(out.getvalue(), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 

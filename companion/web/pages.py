@@ -1,11 +1,15 @@
 """The pages a person opens: a seat's phone page, the table display, the host page,
-the join page, and the captive-portal answers that lead a phone to it."""
+the join page (scan a code, or type the table's), and the captive-portal answers that
+lead a phone to it."""
 from __future__ import annotations
 
+import math
 import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
+from companion.access import CodeLocked
+from companion.table import lobby
 from companion.web import auth
 
 bp = Blueprint("pages", __name__)
@@ -46,17 +50,17 @@ def join_seat(token: str):
         token=token, holder=holder))
 
 
-def _question(page: str):
+def _question(page: str, status: int = 200):
     """A page that asks a phone's yes by a form: never cached, and its post names
     this site as its origin (``auth.check_form_from_here`` refuses one that does not)."""
-    response = current_app.make_response(page)
+    response = current_app.make_response((page, status))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 
 def _stale():
-    return render_template("join/index.html", stale=True, **_join_words()), 404
+    return _join_page(stale=True, status=404)
 
 
 @bp.post("/J/<token>")
@@ -83,21 +87,33 @@ def _refused_form():
     return None
 
 
-def _join(table, token: str):
+def _join(table, token: str, name: str = "", lost=_stale):
+    """This phone joins the seat whose current code ``token`` is, named ``name`` if
+    given (else its page offers to name it); ``lost()`` answers a code used meanwhile."""
     seat = table.access.seat_for(token)
     taking_over = seat is not None and bool(table.access.phones(seat))
     joined = table.access.join(token, auth.device_summary(
         request.headers.get("User-Agent", "")))
     if joined is None:
-        return _stale()
+        return lost()
     seat, phone = joined
     table.claim(seat)
+    if name.strip():
+        table.rename(seat, auth.clean_name(name))
     # Every phone that joins is shown on the seat's own screen and phone: nobody reads
     # a seat's secrets without the seat knowing (docs/security.md).
     table.tell(seat, "Phone taken over" if taking_over else "Phone joined")
     response = _to_seat()
     auth.set_seat_cookie(response, phone)
+    if not name.strip():  # the seat's page offers to name its player
+        response.set_cookie(ASK_NAME_COOKIE, "1", max_age=600, samesite="Strict",
+                            path="/seat/")
     return response
+
+
+#: A cookie (not HttpOnly: seat.js reads and drops it) that tells a phone's seat page
+#: the phone has just joined, so it offers to name its player. It holds no secret.
+ASK_NAME_COOKIE = "mutiny_ask_name"
 
 
 def _to_seat():
@@ -129,13 +145,77 @@ def host():
 
 @bp.get("/join")
 def join():
-    return render_template("join/index.html", stale=False, **_join_words())
+    return _join_page()
 
 
-def _join_words() -> dict[str, bool]:
-    """What the join page may speak of: seat screens only where the table has some."""
-    devices = current_app.extensions["mutiny"]["table"].devices
-    return {"screens": bool(devices)}
+def _join_page(stale: bool = False, error: str = "", status: int = 200):
+    """The join page: how to scan, and the table code's field. Never cached; its form's
+    post must name this site, which the page asks of the browser by its own
+    ``<meta name="referrer">`` (its answer keeps every page's ``no-referrer``)."""
+    response = current_app.make_response((render_template(
+        "join/index.html", stale=stale, error=error, **_join_words()), status))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def has_screens() -> bool:
+    """Does this table have seat screens a player can read: a Pi's, or the simulated
+    table's while ``/sim`` shows them? A laptop table (``--lan``) has none."""
+    table = current_app.extensions["mutiny"]["table"]
+    return bool(current_app.config.get("MUTINY_SCREENS", bool(table.devices)))
+
+
+def _join_words() -> dict[str, object]:
+    """What the join page may speak of: seat screens and buttons only where the table
+    has some, and the machine it runs on (a laptop, or the table's Pi)."""
+    table = current_app.extensions["mutiny"]["table"]
+    return {"screens": has_screens(), "laptop": bool(current_app.config.get("MUTINY_LAPTOP")),
+            "address": lobby.join_address(table.base_url)}
+
+
+@bp.post("/join")
+def join_by_code():
+    """A phone typed the table's code (a form of this site only): the free seats to
+    pick from, then the one picked, exactly as if its code on the table display had
+    been scanned. Only a seat whose code is public is offered (docs/security.md):
+    wrong codes lock this phone out as wrong PINs do."""
+    refused = _refused_form()
+    if refused is not None:
+        return refused
+    table = current_app.extensions["mutiny"]["table"]
+    form = request.form
+    try:
+        right = table.access.check_table_code(form.get("code", ""), request.remote_addr or "")
+    except CodeLocked as exc:
+        return _join_page(error=f"Too many wrong codes from this phone: try again in"
+                          f" {math.ceil(exc.retry_after)} seconds.", status=429)
+    if not right:
+        return _join_page(error="That is not this table's code. The table display shows"
+                          " it under the seats' codes, with the address.", status=403)
+    free = _public_seats(table)
+    picked = form.get("seat", "")
+    seat = int(picked) - 1 if picked.isdigit() else None
+    if seat in free:
+        def taken():
+            return _seats_page(table, taken=seat + 1)
+        return _join(table, table.access.token(seat), form.get("name", ""), lost=taken)
+    return _seats_page(table, taken=seat + 1 if seat is not None else None)
+
+
+def _public_seats(table) -> list[int]:
+    """The seats a typed code may lead to: those whose code the table display shows."""
+    return [seat for seat in range(table.seat_count) if table.code_is_public(seat)]
+
+
+def _seats_page(table, taken: int | None = None):
+    """The free seats to pick from, after the right code (``taken``: the seat this phone
+    picked went to another phone first)."""
+    names = table.access.names()
+    held = auth.seat_from_cookie()
+    seats = [{"number": s + 1, "name": names[s]} for s in _public_seats(table)]
+    return _question(render_template(
+        "join/seats.html", seats=seats, code=request.form.get("code", ""), taken=taken,
+        held=None if held is None else held + 1, name=request.form.get("name", "")))
 
 
 @bp.get("/H/<token>")
