@@ -46,6 +46,15 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option (repeatable); VALUE is JSON or a plain word")
     sim.set_defaults(run=cmd_simulate)
+    pre = sub.add_parser("preview", help="play a match to a point and print a seat's "
+                         "screen; --board saves the table display as PNG")
+    pre.add_argument("game", help="game id, or a module with GAME (tests.games.example_game)")
+    pre.add_argument("--seat", type=int, default=1, metavar="N", help="the seat shown (1-based)")
+    pre.add_argument("--players", type=int, help="players (default: 4 where the game allows)")
+    pre.add_argument("--moves", type=int, default=0, metavar="K", help="random legal moves first")
+    pre.add_argument("--seed", default="preview", help="the match's seed and the moves'")
+    pre.add_argument("--board", metavar="OUT.png", help="save /table as drawn by Chromium")
+    pre.set_defaults(run=cmd_preview)
     doc = sub.add_parser("doctor", help="check the table part by part: buses, muxes, "
                          "screens, buttons, LEDs, the service, Wi-Fi")
     doc.add_argument("--backend", choices=("sim", "pi"), help="default: pi on a Raspberry Pi")
@@ -274,6 +283,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 1
     bar.close()
     _print_report(report, options)
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from companion.preview import preview
+    print(preview(args.game, args.seat, args.players, args.moves, args.seed,
+                  Path(args.board) if args.board else None))
     return 0
 
 
