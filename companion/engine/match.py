@@ -255,6 +255,8 @@ class Match:
             "match": self.id,
             "game": self.game.spec.id,
             "title": self.game.spec.title,
+            # False when the game keeps nothing from anyone: a phone shows no eye pad.
+            "secrets": self.game.has_secrets,
             # No match version here: it counts every action, hidden ones included, so
             # a view that carried it would tell the table that a secret move was made.
             "names": list(self.names),

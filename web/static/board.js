@@ -3,6 +3,8 @@
 //   MutinyBoard.draw(holder, parts, {me, where})  draw a list of parts into holder
 //   MutinyBoard.part(part, ctx)                    one part as a DOM node
 //   MutinyBoard.hasScript(gameId)                  whether web/static/games/<id>.js exists
+//   MutinyBoard.tappable(node, spot, ctx)          on a phone: node as a button that makes a choice
+//   MutinyBoard.gridTaps({types, field, shown})    a game's taps for the places of a grid
 // Every word is drawn whole, as the game wrote it; seats get their colour and marker.
 "use strict";
 
@@ -72,8 +74,10 @@ window.MutinyBoard = (() => {
       return el("section", {class: "part-cards"}, heading(part.title),
         items.length
           ? el("div", {class: "card-row", role: "list"},
-              items.map((item) => el("div", {role: "listitem"}, one(item, ctx))))
-          : (part.empty ? el("p", {class: "part-empty"}, part.empty) : null));
+              items.map((item, index) => el("div", {role: "listitem"},
+                tappable(one(item, ctx), {kind: "card", part, index, item}, ctx))))
+          : (part.empty ? tappable(el("p", {class: "part-empty"}, part.empty),
+                                   {kind: "empty", part}, ctx) : null));
     },
 
     grid(part, ctx) {
@@ -94,7 +98,9 @@ window.MutinyBoard = (() => {
           line.push(el("td", {dataset: {place}},
             cell === null || cell === undefined
               ? el("span", {class: "grid-empty", "aria-label": `${place}: no card`}, "")
-              : typeof cell === "object" ? one(cell, ctx) : el("span", {class: "grid-word"}, shown(cell))));
+              : typeof cell === "object"
+                ? tappable(one(cell, ctx), {kind: "cell", part, index: r * cols + c, item: cell}, ctx)
+                : el("span", {class: "grid-word"}, shown(cell))));
         }
         body.push(el("tr", {}, line));
       }
@@ -115,7 +121,7 @@ window.MutinyBoard = (() => {
         allHidden && part.hidden ? el("p", {class: "part-empty"}, part.hidden) : null);
     },
 
-    ledger(part) {
+    ledger(part, ctx) {
       const turn = new Set(part.turn || []), out = new Set(part.out || []);
       const winners = new Set(part.winners || []);
       const columns = part.columns || [];
@@ -130,11 +136,12 @@ window.MutinyBoard = (() => {
             if (winners.has(row.seat)) classes.push("winner");
             return el("tr", {class: classes.join(" "), dataset: {seat: String(row.seat)},
                              style: seatStyle(row.seat)},
-              el("th", {scope: "row"}, marker(row.seat), el("span", {class: "who"}, row.name),
+              el("th", {scope: "row"}, tappable([marker(row.seat), el("span", {class: "who"}, row.name),
                 turn.has(row.seat) ? el("span", {class: "tag"}, "turn") : null,
                 winners.has(row.seat) ? el("span", {class: "tag"}, "winner") : null,
                 out.has(row.seat) ? el("span", {class: "tag"}, "out") : null,
-                row.note ? el("span", {class: "note"}, row.note) : null),
+                row.note ? el("span", {class: "note"}, row.note) : null],
+                {kind: "seat", part, seat: row.seat}, ctx)),
               (row.values || []).map((v, i) => el("td", {dataset: {label: shown(columns[i])}},
                 shown(v))));
           }))));
@@ -241,6 +248,54 @@ window.MutinyBoard = (() => {
   }
 
   function one(part, ctx) {
+  // -- the phone: places to tap ----------------------------------------------------------
+  // On a phone, a place of a part that makes one of the seat's choices (a grid's card, a
+  // card of a hand, a ledger's seat, a die) is a real button, named by the choice's own
+  // words. Which place makes which choice is the page's business: ctx.taps (seat.js)
+  // answers resolve(spot) with null or {label, key, pressed, armed, disabled} and wires the
+  // button with bind(button, tap). spot: {from: ctx.from ("board", "panel", "game"),
+  // kind: "cell" | "card" | "empty" | "seat" | "die", part, index, item, seat}. The table
+  // display passes no taps: nothing on the TV is a button.
+  function tappable(content, spot, ctx) {
+    const taps = ctx && ctx.taps;
+    if (!taps || content === null || content === undefined) return content;
+    const tap = taps.resolve({...spot, from: ctx.from || "board"});
+    if (!tap) return content;
+    // The button says it in the choice's words (a screen reader's name for it); what it
+    // shows (the card, the die, the pirate) is the picture of it, and an image role
+    // inside a button would be a second name.
+    [content].flat().forEach((node) => {
+      if (!node || node.setAttribute === undefined) return;
+      node.removeAttribute("role");
+      node.removeAttribute("aria-label");
+      node.setAttribute("aria-hidden", "true");
+    });
+    const button = el("button", {
+      type: "button", class: "tap" + (tap.armed ? " armed" : "") + (tap.pressed ? " picked" : ""),
+      dataset: {spot: tap.key},
+      "aria-pressed": tap.pressed === undefined ? null : String(!!tap.pressed),
+    }, el("span", {class: "sr-only"}, tap.label), content);
+    button.disabled = !!tap.disabled;
+    taps.bind(button, tap);
+    return button;
+  }
+
+  // A game's taps (web/static/games/<id>.js) where a grid's place i is the action's
+  // `field` for the action types `types` (Card Mutiny's flips, MIT Mutiny's Scout):
+  // {onBoard, at} as seat.js asks them. shown(match): whether the board has that grid
+  // now; words(index): the place's public words for a secret choice at rest.
+  function gridTaps({types, field, shown, words}) {
+    const kinds = new Set(types);
+    return {
+      onBoard: (choice, match) => kinds.has(choice.action.type) && !!(match && match.state && shown(match)),
+      at(spot, seat) {
+        if (spot.from !== "board" || spot.kind !== "cell" || spot.part.part !== "grid") return null;
+        const choice = seat.choices.find((c) => kinds.has(c.action.type) && c.action[field] === spot.index);
+        return choice ? {choice, words: words ? words(spot.index) : undefined} : null;
+      },
+    };
+  }
+
     const maker = part && draw[part.part];
     if (!maker) return null;  // a kind this page does not know: left out, never guessed
     const node = maker(part, ctx);
@@ -280,7 +335,8 @@ window.MutinyBoard = (() => {
 
   // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
   // names: seat names (for ballots' "done"), level: the heading level of part titles
-  // (default 3)}. Returns whether anything was drawn.
+  // (default 3), taps and from: a phone's places to tap (see tappable)}. Returns whether
+  // anything was drawn.
   function drawParts(holder, parts, ctx) {
     level = (ctx && ctx.level) || 3;
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
@@ -299,5 +355,6 @@ window.MutinyBoard = (() => {
     refit = requestAnimationFrame(() => document.querySelectorAll(".board").forEach(fitWords));
   });
 
-  return {draw: drawParts, part: one, hasScript, colorOf, markerOf, marker, fitWords};
+  return {draw: drawParts, part: one, hasScript, colorOf, markerOf, marker, fitWords, tappable,
+          gridTaps};
 })();

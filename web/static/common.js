@@ -161,7 +161,7 @@ const Mutiny = (() => {
   // Game panels: web/static/games/<id>.js registers MutinyGames[id]; loaded on demand,
   // and only for the games that have one (every other game is drawn from its board
   // parts by board.js): no page asks for a script that is not there.
-  const GAME_SCRIPTS = new Set(["booty-dice"]);
+  const GAME_SCRIPTS = new Set(["booty-dice", "captains-orders", "card-mutiny", "mit-mutiny"]);
   const hasGameScript = (id) => GAME_SCRIPTS.has(id);
   const loading = {};
   function loadGame(id) {

@@ -1,5 +1,6 @@
 // The phone page of one seat: its private screen, its choices (a menu when they come in
-// groups), hold-to-reveal secrets.
+// groups), the board to play on (a tap on a grid's card, a die, a card of the hand makes
+// the choice it stands for), hold-to-reveal secrets.
 // It draws the seat's payload (GET /api/seat/stream) and acts through POST /api/seat/act,
 // the same engine actions as the seat's buttons.
 "use strict";
@@ -14,6 +15,7 @@
   let revealed = false;        // the hold-to-reveal pad is held down
   let sending = false;         // an action is on its way
   let armed = null;            // {key, until}: a hidden choice tapped once, awaiting a second tap
+  let picked = null;           // a card of the hand tapped, awaiting where it goes (see boardTaps)
   let messageTimer = null;
 
   // -- drawing ---------------------------------------------------------------------------
@@ -42,10 +44,16 @@
     window.MutinyPace.timer($("timer"), payload.timer || null);
     window.MutinyPace.nudges("phone", payload.nudge);
 
-    drawChoices(display ? display.choices || [] : []);
+    const choices = display ? display.choices || [] : [];
+    const focused = focusedSpot();
+    drawSecrecy(match);
+    drawPick(choices);
+    drawChoices(choices);
     drawPrivate(display ? display.private || [] : [], payload.panel || []);
-    gamePanel("phone", match, $("game-panel"), payload);
+    gamePanel("phone", match, $("game-panel"), {...payload, taps: boardTaps})
+      .then(() => refocus(focused));
     drawNews(summary, match, payload.board || []);
+    refocus(focused);
     speak(led, display, match, seat);
     wake(match && !match.over);
   }
@@ -93,6 +101,9 @@
   // own screen; the phone shows each level as a list: a group opens in place, with a
   // Back control, and only a choice sends anything. Labels are always the full words.
   let menuPath = [];           // the open level: group names from the top
+  // Choices the board makes (a tap on it) are kept in the menu one level down, under
+  // this line: the board comes first, the list is still there for every choice.
+  const LIST = "Or choose from a list";
   let lastPointerTap = 0;      // when a finger last tapped a line (its click is the same tap)
 
   const within = (group, path) => path.every((name, depth) => group[depth] === name);
@@ -109,7 +120,8 @@
         lines.push({choice, index, secret: !!choice.secret});
         return;
       }
-      const secret = !!choice.secret && depth > 0;
+      // (Under the list line, its first level names kinds of move too.)
+      const secret = !!choice.secret && depth > (path[0] === LIST ? 1 : 0);
       const name = group[depth];
       if (groups.has(name)) {
         const line = groups.get(name);
@@ -121,6 +133,9 @@
         lines.push(line);
       }
     });
+    // The list of what the board makes comes last: the board is the way to choose them.
+    const list = lines.findIndex((line) => line.group === LIST);
+    if (list >= 0) lines.push(...lines.splice(list, 1));
     return lines;
   }
 
@@ -155,7 +170,16 @@
   // the same question), so a finger already on a button is never pulled out from under it.
   let shownKeys = "";
   let lineButtons = [];
-  function drawChoices(choices) {
+  // The menu's choices: those the board makes filed under LIST (same order, same index).
+  function menuChoices(choices) {
+    const game = gameTaps();
+    if (!game) return choices;
+    return choices.map((choice) => (game.onBoard(choice, payload.match)
+      ? {...choice, group: [LIST, ...(choice.group || [])]} : choice));
+  }
+
+  function drawChoices(listed) {
+    const choices = menuChoices(listed);
     if (armed && (armed.until < Date.now() || !choices.some((c) => keyOf(c) === armed.key))) {
       armed = null;
     }
@@ -257,7 +281,8 @@
   function drawPrivate(lines, panel) {
     // Secrets are put in the page only while the pad is held, and taken out on release:
     // the private lines, and the seat's panel (its hand, its dice under the cup).
-    const drawn = drawParts($("panel"), revealed ? panel : [], {where: "phone", level: 2});
+    const drawn = drawParts($("panel"), revealed ? panel : [],
+                            {where: "phone", level: 2, taps: boardTaps, from: "panel"});
     // A line the panel already shows is not said twice above it.
     const inPanel = drawn ? $("panel").textContent : "";
     const own = lines.filter((line) => !inPanel.includes(line));
@@ -278,7 +303,7 @@
     const news = $("table-news");
     if (!summary || !summary.game) { news.hidden = true; return; }
     const names = (match && match.names) || [];
-    const drawn = drawParts($("board"), board, {where: "phone", names});
+    const drawn = drawParts($("board"), board, {where: "phone", names, taps: boardTaps, from: "board"});
     const bits = [];
     if (!drawn) {
       if (summary.turn && summary.turn.length && !(match && match.over)) {
@@ -297,11 +322,105 @@
     news.hidden = !summary.headline && bits.length === 0 && !drawn;
   }
 
+  // -- playing on the board -------------------------------------------------------------
+  // The game's script (web/static/games/<id>.js, MutinyGames[id].taps) says which place of
+  // the board makes which choice: at(spot, seat) -> null, {choice, words} or {pick}, and
+  // onBoard(choice, match). board.js draws those places as buttons. A tap sends exactly a
+  // choice of this seat's list (the server stays the only judge of it), or picks a card of
+  // the hand for a choice that needs a place too (a pass: then a pirate's line).
+  const asked = new Set();   // games whose script was asked for
+  function gameTaps() {
+    const match = payload && payload.match;
+    if (!match || match.over || !match.game) return null;
+    const game = window.MutinyGames[match.game];
+    if (!game && !asked.has(match.game)) {
+      asked.add(match.game);  // drawn again once it is here (gamePanel asks for it too)
+      window.Mutiny.loadGame(match.game).then((loaded) => { if (loaded && loaded.taps) draw(); });
+    }
+    return game && game.taps ? game.taps : null;
+  }
+
+  const spotKey = (spot) => [spot.from, spot.kind, spot.part ? spot.part.title || spot.part.part : "",
+                             spot.seat !== undefined ? spot.seat : spot.index].join("/");
+
+  const boardTaps = {
+    resolve(spot) {
+      const game = gameTaps();
+      const choices = (payload && payload.display && payload.display.choices) || [];
+      const found = game && game.at(spot, {choices, match: payload.match, picked});
+      if (!found) return null;
+      const key = spotKey(spot);
+      if (found.pick) {
+        const on = !!picked && picked.id === found.pick.id;
+        return {key, pressed: on, disabled: sending, act: () => pick(found.pick),
+                label: on ? `${capital(found.pick.says)}, picked: tap to put it back`
+                          : `Pick ${found.pick.says}`};
+      }
+      const listed = choices.find((c) => keyOf(c) === keyOf(found.choice));
+      if (!listed) return null;  // never anything but a choice the seat was offered
+      const isArmed = !!armed && armed.key === keyOf(listed);
+      const label = listed.secret && !revealed
+        ? (found.words || "A hidden choice: hold the eye to read it") : listed.label;
+      return {key, armed: isArmed, disabled: sending, label: isArmed ? `${label}: tap again to choose` : label,
+              act: () => choose(listed, {picked: !!picked})};
+    },
+    bind(button, tap) { onTap(button, tap.act); },
+  };
+
+  const capital = (words) => words.charAt(0).toUpperCase() + words.slice(1);
+
+  // A card tapped again is put back; another card takes its place.
+  function pick(card) {
+    if (sending) return;
+    picked = picked && picked.id === card.id ? null : {...card, uses: card.uses.map(keyOf)};
+    draw();
+  }
+
+  // What is picked, above the choices: its words only while the eye is held.
+  function drawPick(choices) {
+    if (picked && !choices.some((c) => picked.uses.includes(keyOf(c)))) picked = null;
+    $("pick-bar").hidden = !picked;
+    if (!picked) return;
+    $("pick-words").textContent = revealed
+      ? `${capital(picked.says)} is picked. ${picked.hint}`
+      : "A card of your hand is picked: hold the eye to see it and where it can go.";
+    $("pick-undo").disabled = sending;
+  }
+
+  function wirePick() {
+    onTap($("pick-undo"), () => { if (!sending) { picked = null; draw(); } });
+  }
+
+  // A board redrawn (every payload) keeps the keyboard on the place it was on.
+  function focusedSpot() {
+    const node = document.activeElement;
+    return node && node.dataset && node.dataset.spot ? node.dataset.spot : null;
+  }
+
+  function refocus(key) {
+    if (!key || focusedSpot() === key) return;
+    const again = [...document.querySelectorAll("button.tap")].find((b) => b.dataset.spot === key);
+    if (again) again.focus({preventScroll: true});
+  }
+
+  // A game that keeps nothing secret (the view's "secrets" is false) has no eye pad.
+  function drawSecrecy(match) {
+    const secretive = !!match && match.secrets !== false;
+    if (!secretive && revealed) {
+      revealed = false;
+      document.body.classList.remove("revealing");
+    }
+    document.body.classList.toggle("no-secrets", !secretive);
+    document.querySelector(".reveal-dock").hidden = !secretive || !$("gone").hidden;
+  }
+
   // -- acting ----------------------------------------------------------------------------
-  async function choose(choice) {
+  // how.picked: the choice finishes a card picked while the eye was held (seen, not blind).
+  async function choose(choice, how) {
     if (sending || !payload) return;
     const key = keyOf(choice);
-    if (choice.secret && !revealed && !(armed && armed.key === key && armed.until > Date.now())) {
+    const seen = revealed || !!(how && how.picked);
+    if (choice.secret && !seen && !(armed && armed.key === key && armed.until > Date.now())) {
       // A hidden choice needs a second tap: a blind tap alone never casts a vote.
       armed = {key, until: Date.now() + 5000};
       setTimeout(() => { if (armed && armed.key === key) { armed = null; draw(); } }, 5100);
@@ -313,6 +432,7 @@
     draw();
     const answer = await post("/api/seat/act", {action: choice.action, version: payload.version});
     sending = false;
+    picked = null;  // sent or refused, the card goes back to the hand
     if (answer.ok) {
       menuPath = [];  // the next decision starts from the top
       say("", "");
@@ -438,8 +558,44 @@
     if (document.visibilityState === "visible" && wanted) wake(true);
   });
 
+  // -- the player's name: given on joining, changed by tapping it -------------------------
+  // POST /api/seat/name; the host may still change it. A phone that has just joined is
+  // offered the field once: its join set the mutiny_ask_name cookie, dropped here.
+  function nameEntry() {
+    const input = el("input", {id: "name-input", maxlength: "24", autocomplete: "nickname",
+                               enterkeyhint: "done"});
+    const form = el("form", {class: "name-form", id: "name-form", hidden: true},
+      el("label", {for: "name-input"}, "Your name at the table"), input,
+      el("button", {type: "submit", class: "choice-back", id: "name-save"}, "Save"),
+      el("button", {type: "button", class: "choice-back", id: "name-skip",
+                    onclick: () => { form.hidden = true; }}, "Not now"));
+    const open = () => {
+      const seat = payload && payload.seat;
+      input.value = seat && seat.name !== `Seat ${seat.number}` ? seat.name : "";
+      form.hidden = false;
+      input.focus();
+    };
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!input.value.trim()) { input.focus(); return; }
+      const answer = await post("/api/seat/name", {name: input.value});
+      if (answer.ok) form.hidden = true;
+      else if (answer.status === 401 || answer.body.code === "taken_over") showGone(answer.body);
+      else say(answer.body.message, "error");
+    });
+    $("phone").prepend(form);
+    $("seat-name").after(el("button", {type: "button", class: "bar-name-edit", id: "name-edit",
+                                       onclick: open}, "Your name"));
+    if (document.cookie.split("; ").includes("mutiny_ask_name=1")) {
+      document.cookie = "mutiny_ask_name=; Max-Age=0; path=/seat/; SameSite=Strict";
+      open();
+    }
+  }
+
   // -- start ------------------------------------------------------------------------------
+  nameEntry();
   wireReveal();
+  wirePick();
   live("/api/seat/stream", "/api/seat/view", (next) => {
     payload = next;
     if (armed && armed.until < Date.now()) armed = null;

@@ -1,7 +1,8 @@
 // Booty Dice's own panels: the six dice and every pirate's Lives, Shields and Doubloons.
 // Everything in Booty Dice is public, so the table and the phones draw the same things
 // (companion/games/booty_dice/rules.py view(): dice, held, lives, shields, doubloons, roller,
-// rolls, treasure, war_chest, locker, alive, step).
+// rolls, treasure, war_chest, locker, alive, step). On the roller's phone a die is held
+// (or freed) by tapping it: the die in place i is the "die" i + 1 of a hold.
 "use strict";
 
 (() => {
@@ -52,10 +53,13 @@
     el("figcaption", {}, held ? "held" : face ? NAMES[face] : "rolling"));
   }
 
-  function diceRow(state) {
+  // taps: a phone's places to tap (board.js tappable), none on the table display.
+  function diceRow(state, taps) {
     const dice = state.dice || [];
+    const ctx = {taps, from: "game"};
     return el("div", {class: "bd-dice", role: "list", "aria-label": "The dice"},
-      dice.map((face, i) => die(face, (state.held || [])[i], i)));
+      dice.map((face, i) => el("div", {role: "listitem"},
+        window.MutinyBoard.tappable(die(face, (state.held || [])[i], i), {kind: "die", index: i}, ctx))));
   }
 
   function supplies(state) {
@@ -91,10 +95,10 @@
     return el("ol", {class: "bd-pirates", "aria-label": "Lives, Shields and Doubloons"}, rows);
   }
 
-  function panel(match, element, me) {
+  function panel(match, element, me, taps) {
     const state = match.state || {};
     fill(element,
-      diceRow(state),
+      diceRow(state, taps),
       supplies(state),
       pirates(state, match.names || [], me));
     element.classList.add("booty-dice");
@@ -103,7 +107,16 @@
   window.MutinyGames["booty-dice"] = {
     table(match, element) { panel(match, element, null); },
     phone(match, element, payload) {
-      panel(match, element, payload && typeof payload.viewer === "number" ? payload.viewer : null);
+      panel(match, element, payload && typeof payload.viewer === "number" ? payload.viewer : null,
+            payload && payload.taps);
+    },
+    taps: {
+      onBoard: (choice) => choice.action.type === "hold",
+      at(spot, seat) {
+        if (spot.from !== "game" || spot.kind !== "die") return null;
+        const choice = seat.choices.find((c) => c.action.type === "hold" && c.action.die === spot.index + 1);
+        return choice ? {choice} : null;
+      },
     },
   };
 })();
