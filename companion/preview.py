@@ -109,7 +109,9 @@ def screen_cuts(display: Display, size: tuple[int, int] = (WIDTH, HEIGHT)) -> li
             and font.ELLIPSIS not in font.fold(cut.text)]
 
 
-def _menu_items(display: Display, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+def _menu_items(display: Display, path: tuple[str, ...] = ()
+                ) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every line of every menu level, with the level's path, top level first."""
     for item in menu(display.choices, path):
         yield path, item
         if item.is_group:

@@ -1,20 +1,43 @@
-"""The example game of docs/writing-a-game.md: the engine's contract and its rules."""
+"""The example game of docs/writing-a-game.md: the engine's contract, its rules, the
+suites that take every registered game (with the example registered the way a package
+in companion/games/ is), and the guide's code, which is the example's, word for word."""
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 
-from companion.engine import CHANCE, PUBLIC, Entry, Journal, Match
+import companion.games
+import tests.engine.test_board as board_suite
+import tests.games.test_howto as howto_suite
+import tests.table.test_night as night_suite
+from companion.engine import CHANCE, HOST, PUBLIC, Entry, Journal, Match
 from companion.engine.display import menu
 from tests.engine.contract import Tally, play_and_check, rejected
 from tests.games.example_game import GAME
+from tests.games.test_layout import strays
+from tests.test_preview import check_first_screens
+
+EXAMPLE = Path(__file__).parent / "example_game"
+GUIDE = Path(__file__).parents[2] / "docs" / "writing-a-game.md"
 
 
-def dealt(chests: list[int], rounds: int = 1) -> Match:
+@pytest.fixture
+def registered(monkeypatch):
+    """The example in the registry for one test, as ``companion.games`` registers a
+    package of companion/games/ that exposes ``GAME``: players never see it."""
+    monkeypatch.setitem(companion.games.GAMES, GAME.spec.id, GAME)
+    return GAME.spec.id
+
+
+def dealt(chests: list[int], rounds: int = 1, at_once: bool = False) -> Match:
     """A match whose first deal was ``chests``: replayed from that one journal entry (the
     public way to fix what chance dealt)."""
     names = [f"Seat {seat + 1}" for seat in range(len(chests))]
     deal = Entry(1, CHANCE, {"type": "deal", "chests": chests})
-    return Match.replay(GAME, len(chests), {"rounds": rounds}, "fixed", names, "m1", [deal])
+    options = {"rounds": rounds, "at_once": at_once}
+    return Match.replay(GAME, len(chests), options, "fixed", names, "m1", [deal])
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -43,7 +66,7 @@ def test_only_the_pirate_whose_turn_it_is_chooses_and_never_themselves():
     assert rejected(match, 0, {"type": "deal", "chests": [6, 6]}) == "unknown_action"
 
 
-def test_chests_are_secret_until_opened_and_choices_are_grouped():
+def test_chests_are_secret_until_opened_and_raids_are_grouped():
     names = ["Anne", "Jack", "Mary"]
     match = Match.create(GAME, 3, {"rounds": 2}, seed=4, names=names)
     assert "my_chest" not in match.view(PUBLIC)["state"]
@@ -59,3 +82,81 @@ def test_chests_are_secret_until_opened_and_choices_are_grouped():
         match.apply(seat, {"type": "bank"})
     said = match.summary()["lines"]
     assert len(said) == 3 and said[0].startswith("Anne keeps a chest of ")
+    assert match.display(0).lines[-1].startswith("You kept your ")
+
+
+def test_at_once_the_choices_are_a_secret_vote_revealed_together():
+    match = dealt([5, 3, 2], at_once=True)
+    assert sorted(match.acting()) == [0, 1, 2]
+    screen = match.display(1)
+    assert screen.led == "blink" and screen.confirm["raid"] == "lock it in"
+    assert all(choice.secret for choice in screen.choices)
+    match.apply(1, {"type": "raid", "target": 2})   # 3 > 2: takes 2
+    assert sorted(match.acting()) == [0, 2]
+    # Nobody, not the table nor another pirate, learns the ballot before the reveal.
+    for viewer in (PUBLIC, 0, 2):
+        vote = match.view(viewer)["state"]["vote"]
+        assert vote["ballots_in"] == 1 and "cast" not in vote and not vote.get("mine")
+    assert match.view(1)["state"]["vote"]["mine"] == [2]
+    assert match.display(0).lines[1] == "1 of 3 have chosen"
+    match.apply(0, {"type": "bank"})
+    match.apply(2, {"type": "bank"})
+    assert match.result().scores == [5, 5, 0]
+
+
+def test_a_cast_ballot_is_final_but_a_public_choice_may_be_undone():
+    secret = dealt([5, 3, 2], at_once=True)
+    secret.apply(1, {"type": "bank"})
+    assert {"type": "undo"} not in secret.legal_actions(HOST)
+    public = dealt([5, 3, 2])
+    public.apply(0, {"type": "bank"})
+    assert {"type": "undo"} in public.legal_actions(HOST)
+
+
+def test_the_example_has_the_shape_of_every_game():
+    assert strays(EXAMPLE) == []
+    assert GAME.parts is not None and "raid-or-bank" not in companion.games.GAMES
+
+
+def test_the_suites_that_take_every_game_take_the_example(registered, tmp_path):
+    """What a package in companion/games/ gets without asking (the guide lists them):
+    run here for the example, registered for the test."""
+    assert companion.games.get(registered) is GAME
+    howto_suite.test_every_game_says_its_goal_a_turn_in_three_lines_and_what_the_devices_do(GAME)
+    assert "_" not in repr(GAME.how_to_play()).replace("__", "")
+    board_suite.test_every_game_has_a_board_that_is_json(registered)
+    night_suite.test_phones_alone_play_every_game_to_its_end(tmp_path, registered)
+    check_first_screens(GAME)
+
+
+# -- the guide's code is the example's -------------------------------------------------
+
+def guide_blocks() -> list[str]:
+    """The Python blocks of the guide's steps (before the cost section's sketches)."""
+    steps = GUIDE.read_text().split("\n## What it cost")[0]
+    return re.findall(r"```python\n(.*?)```", steps, flags=re.S)
+
+
+def test_every_code_block_of_the_guide_is_in_the_example_word_for_word():
+    files = {p.name: p.read_text() for p in [*EXAMPLE.glob("*.py"), Path(__file__)]}
+    blocks = guide_blocks()
+    assert len(blocks) > 10
+    for block in blocks:
+        assert any(block in text for text in files.values()), f"not in the example:\n{block}"
+
+
+def test_the_guide_shows_every_line_of_the_example():
+    """Nothing in the package that the guide does not show (blank lines aside)."""
+    blocks = guide_blocks()
+    for path in sorted(EXAMPLE.glob("*.py")):
+        text = path.read_text()
+        shown = [False] * len(text)
+        for block in blocks:
+            for found in re.finditer(re.escape(block), text):
+                shown[found.start():found.end()] = [True] * len(block)
+        start = 0
+        for line in text.splitlines(keepends=True):
+            if line.strip():
+                assert all(shown[start:start + len(line) - 1]), \
+                    f"{path.name}: the guide does not show {line!r}"
+            start += len(line)
