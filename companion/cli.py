@@ -54,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     pre.add_argument("--moves", type=int, default=0, metavar="K", help="random legal moves first")
     pre.add_argument("--seed", default="preview", help="the match's seed and the moves'")
     pre.add_argument("--board", metavar="OUT.png", help="save /table as drawn by Chromium")
+    pre.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a game option (repeatable), as for simulate")
     pre.set_defaults(run=cmd_preview)
     doc = sub.add_parser("doctor", help="check the table part by part: buses, muxes, "
                          "screens, buttons, LEDs, the service, Wi-Fi")
@@ -289,7 +291,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_preview(args: argparse.Namespace) -> int:
     from companion.preview import preview
     print(preview(args.game, args.seat, args.players, args.moves, args.seed,
-                  Path(args.board) if args.board else None))
+                  Path(args.board) if args.board else None, _parse_options(args.option)))
     return 0
 
 

@@ -66,10 +66,11 @@ def find_game(name: str) -> Game:
     return game
 
 
-def play(table: Table, game: Game, players: int, moves: int, seed: str) -> int:
-    """Start ``game`` on ``table`` and make up to ``moves`` random legal moves of its
-    seats (chance acts by itself); returns how many were made."""
-    table.start(game, players, seed=seed)
+def play(table: Table, game: Game, players: int, moves: int, seed: str,
+         options: dict[str, Any] | None = None) -> int:
+    """Start ``game`` (with ``options``) on ``table`` and make up to ``moves`` random legal
+    moves of its seats (chance acts by itself); returns how many were made."""
+    table.start(game, players, options, seed=seed)
     rng = random.Random(f"preview/{seed}")
     for made in range(moves):
         match = table.match
@@ -162,7 +163,8 @@ def display_text(display: Display) -> str:
 
 # -- the table display --------------------------------------------------------------------
 
-def board_png(game: Game, players: int, moves: int, seed: str, out: Path) -> None:
+def board_png(game: Game, players: int, moves: int, seed: str, out: Path,
+              options: dict[str, Any] | None = None) -> None:
     """Play the same match on an in-process server and save ``/table`` as drawn by
     Chromium (1280x720, a table display's size) to ``out``."""
     try:
@@ -176,7 +178,7 @@ def board_png(game: Game, players: int, moves: int, seed: str, out: Path) -> Non
         server = Server(ServeOptions(backend="sim", seats=players, data_dir=data, port=0,
                                      host="127.0.0.1"))
         server.start_table()
-        play(server.table, game, players, moves, seed)
+        play(server.table, game, players, moves, seed, options)
         want = json.loads(server.table.payload_text(PUBLIC)[1])
         with server.in_background(), sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -202,7 +204,8 @@ def _wait_for(page: Any, payload: dict[str, Any], seconds: float = 15.0) -> None
 # -- the command --------------------------------------------------------------------------
 
 def preview(name: str, seat: int, players: int | None = None, moves: int = 0,
-            seed: str = "preview", board: Path | None = None) -> str:
+            seed: str = "preview", board: Path | None = None,
+            options: dict[str, Any] | None = None) -> str:
     """Everything ``mutiny preview`` prints: the match's point, seat ``seat``'s (1-based)
     screen as blocks and in words; with ``board``, the table display saved there."""
     game = find_game(name)
@@ -213,7 +216,7 @@ def preview(name: str, seat: int, players: int | None = None, moves: int = 0,
         raise MutinyError(f"--seat must be 1 to {players}")
     table = Table(Journal(":memory:"), seat_count=players)
     try:
-        made = play(table, game, players, moves, seed)
+        made = play(table, game, players, moves, seed, options)
         display = table.display(seat - 1)
         step = table.match.step() if table.match else ""
     finally:
@@ -222,6 +225,6 @@ def preview(name: str, seat: int, players: int | None = None, moves: int = 0,
             f"moves made, step {step!r}. Seat {seat}'s screen at rest:")
     lines = [head, oled_blocks(display, seat - 1), display_text(display)]
     if board is not None:
-        board_png(game, players, moves, seed, board)
+        board_png(game, players, moves, seed, board, options)
         lines.append(f"the table display: {board}")
     return "\n".join(lines)

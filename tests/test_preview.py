@@ -127,6 +127,11 @@ def test_preview_of_a_module_not_registered_and_its_cuts(capsys):
     out = capsys.readouterr().out
     assert "Raid or Bank (raid-or-bank), 3 players, seed 's': 1 random moves made" in out
     assert "  Raid a pirate > Raid Seat 1 (short: Seat 1)" in out
+    assert main(["preview", "tests.games.example_game", "--seat", "2", "--players", "3",
+                 "--moves", "1", "--seed", "s", "--option", "at_once=true"]) == 0
+    out = capsys.readouterr().out
+    assert "led: blink" in out and "select says: bank -> lock it in" in out
+    assert "  Raid a pirate > Raid Seat 1 (short: Seat 1, secret)" in out
     assert main(["preview", "captains-orders", "--seat", "2", "--players", "8",
                  "--moves", "1", "--seed", "preview"]) == 0
     out = capsys.readouterr().out
