@@ -5,6 +5,7 @@ The menu is kept, one line down; axe finds nothing wrong with the tappable board
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from companion.engine import PUBLIC
@@ -211,4 +212,43 @@ def test_a_captains_orders_card_is_passed_by_tapping_it_then_a_pirate(browser, s
     assert state(live) == want
     wait_synced(phone, live, seat)
     assert not phone.locator("#pick-bar").is_visible()
+    assert not page_errors(phone) and not failed_requests(phone)
+
+
+def test_the_mit_mutiny_scout_looks_and_picks_on_the_map(browser, serve):
+    live = serve(seats=4)
+    live.table.start("mit-mutiny", 4, names=NAMES, seed="taps")
+    rng = random.Random(29)
+    for _ in range(60):  # the Captain's roll and the roles, at random, up to the Scout
+        if live.table.match.step() == "look":
+            break
+        seat = rng.choice([a for a in live.table.match.acting() if isinstance(a, int)])
+        live.table.submit(seat, rng.choice(live.table.match.legal_actions(seat)))
+    assert live.table.match.step() == "look"
+    scout = next(a for a in live.table.match.acting() if isinstance(a, int))
+    phone = live.phone(browser, scout)
+    for _ in range(2):  # two face-down islands looked at, each by its place on the map
+        payload = wait_synced(phone, live, scout)
+        look = next(c for c in payload["display"]["choices"] if c["action"]["type"] == "look")
+        before, want = state(live), as_the_menu_would(live, scout, look["action"])
+        phone.locator(tap_button("#board", look["label"])).tap()
+        moved(live, before, "the Scout's look")
+        assert state(live) == want
+    # The pick is a secret (the island's name and loot): at rest the place says only its
+    # space, a first tap asks for a second, the second picks.
+    payload = wait_synced(phone, live, scout)
+    pick = next(c for c in payload["display"]["choices"] if c["action"]["type"] == "choose")
+    space = pick["action"]["space"] + 1
+    place = phone.locator(tap_button("#board", f"Pick the island on space {space}"))
+    assert place.count() == 1
+    assert pick["label"] not in phone.locator("body").inner_text()
+    before, want = state(live), as_the_menu_would(live, scout, pick["action"])
+    place.tap()
+    armed = phone.locator(tap_button("#board", f"Pick the island on space {space}: tap again to choose"))
+    armed.wait_for()
+    assert state(live) == before
+    no_axe_findings(phone, live, "mit-mutiny's map, a pick asking for a second tap")
+    armed.tap()
+    moved(live, before, "the Scout's pick")
+    assert state(live) == want
     assert not page_errors(phone) and not failed_requests(phone)

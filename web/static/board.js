@@ -55,10 +55,11 @@ window.MutinyBoard = (() => {
         : [part.face, part.value !== undefined ? shown(part.value) : "", part.detail]
             .filter(Boolean).join(", ");
       const label = [part.label, words, part.state].filter(Boolean).join(": ");
+      // A figure named by its words (a figure may not take an image's role).
       return el("figure", {
         class: "part-card" + (part.down ? " down" : " up"),
         dataset: {state: part.state || "", kind: part.kind || ""},
-        style: seatStyle(part.seat), role: "img", "aria-label": label,
+        style: seatStyle(part.seat), "aria-label": label,
       },
       el("div", {class: "card-body", "aria-hidden": "true"},
         part.down
@@ -247,7 +248,6 @@ window.MutinyBoard = (() => {
       held ? el("span", {class: "die-held", "aria-hidden": "true"}, "held") : null);
   }
 
-  function one(part, ctx) {
   // -- the phone: places to tap ----------------------------------------------------------
   // On a phone, a place of a part that makes one of the seat's choices (a grid's card, a
   // card of a hand, a ledger's seat, a die) is a real button, named by the choice's own
@@ -296,6 +296,7 @@ window.MutinyBoard = (() => {
     };
   }
 
+  function one(part, ctx) {
     const maker = part && draw[part.part];
     if (!maker) return null;  // a kind this page does not know: left out, never guessed
     const node = maker(part, ctx);
