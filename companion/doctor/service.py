@@ -12,8 +12,8 @@ import os
 import shlex
 import shutil
 import socket
-import sqlite3
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -231,12 +231,16 @@ class ServiceChecks:
         """The journal in the data folder the service uses (``doctor_data_dir``)."""
         path = self.data_dir / "journal.sqlite3"
         source = f" ({self.data_source})" if self.data_source else ""
+        # The journal itself is never opened here: SQLite mends what it can at open (it
+        # deletes the WAL of an emptied file), and `mutiny serve` must find any damage
+        # as it is (companion/damage.py). Writing a file beside it proves the folder.
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            with sqlite3.connect(path, timeout=2) as db:
-                db.execute("BEGIN IMMEDIATE")  # takes the write lock: proves we may write
-                db.execute("ROLLBACK")
-        except (OSError, sqlite3.Error) as exc:
+            with tempfile.NamedTemporaryFile(dir=self.data_dir, prefix=".doctor-"):
+                pass
+            if path.exists() and not os.access(path, os.W_OK):
+                raise PermissionError(f"{path.name} is not writable by this user")
+        except OSError as exc:
             return ("Journal", FAIL, f"cannot write {path}{source}: {exc}; check the "
                     f"folder's owner (sudo chown -R mutiny: {self.data_dir})")
         return "Journal", OK, f"{path} is writable{source}"

@@ -69,6 +69,22 @@ def test_an_unwritable_journal(tmp_path, factory):
     assert "cannot write" in detail and f"sudo chown -R mutiny: {tmp_path / 'data'}" in detail
 
 
+def test_the_journal_check_leaves_a_damaged_journal_as_it_found_it(tmp_path, factory):
+    # An emptied journal beside its WAL: SQLite would delete that WAL at open, and then
+    # `mutiny serve` could no longer keep the evidence (companion/damage.py).
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.sqlite3").write_bytes(b"")
+    wal = b"\x37\x7f\x06\x82" + bytes(4096)
+    (data / "journal.sqlite3-wal").write_bytes(wal)
+    passed, checks, _ = run(tmp_path, factory, buttons=False)
+    assert "Journal" not in failures(checks)
+    assert (data / "journal.sqlite3-wal").read_bytes() == wal
+    assert (data / "journal.sqlite3").read_bytes() == b""
+    assert sorted(p.name for p in data.iterdir()) == ["journal.sqlite3",
+                                                     "journal.sqlite3-wal"]
+
+
 def test_the_journal_is_looked_for_where_the_installed_service_keeps_it(tmp_path,
                                                                          monkeypatch):
     # The unit the installer writes, filled in as it fills it in.
