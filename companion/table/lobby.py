@@ -99,7 +99,7 @@ def join_call(screens: bool, waiting: int, public: int, address: str,
     if not waiting:
         return "Every seat has a player."
     if public and code:
-        where = "a free seat's screen" if screens else "a seat's code here"
+        where = "a code here or on a free seat's screen" if screens else "a seat's code here"
         return f"Scan {where}, or open {address} and type the code {code}."
     if screens:
         return "Scan the code on a free seat's screen to join."

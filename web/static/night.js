@@ -98,31 +98,87 @@
          compact ? null : winsChart(night.standings), compact ? null : matchList(night));
   }
 
-  // -- the table display: join codes of unclaimed seats ------------------------------------
-  let codesKey = null, codesDrawn = 0;
-  function drawJoinCodes(holder, payload) {
+  // -- the table display: join codes of seats nobody has had tonight ----------------------
+  // The sizing rule (docs/table.md, "Joining"): from 2 to 3 m a 55-inch TV fills about a
+  // third of a phone camera's frame (some 427 pixels of a 1280-pixel preview), and a
+  // decoder wants about 3 camera pixels a module. So a module is 9/1280 of the display's
+  // width (9 px on a 1280-px display, 13.5 on a 1920-px one) and a code is its modules
+  // and quiet zone (from GET /api/public/join) times that. As many codes as fit the room
+  // at that size are drawn, lowest seats first, at least one; the table code, shown
+  // with the address, reaches every free seat.
+  const MODULE_SHARE = 9 / 1280;
+  const QR_GAP = 16;  // px between two codes
+  let codesKey = null, codesDrawn = 0, asked = 0;
+  let codesHome = null;  // where the codes live in the side (a match needs the felt)
+
+  function codeSize(join) {
+    const module = Math.ceil(window.innerWidth * MODULE_SHARE);
+    return (join.modules + 2 * join.border) * module;
+  }
+
+  // In the lobby the codes take the felt, where there is room for them at full size;
+  // during a match (a seat joining late) they go back to the side.
+  function placeCodes(holder, inLobby) {
+    if (!codesHome) codesHome = {parent: holder.parentNode, next: holder.nextSibling};
+    const lobby = document.getElementById("lobby");
+    if (inLobby && lobby && holder.parentNode !== lobby) {
+      lobby.insertBefore(holder, lobby.querySelector(".tv-games"));
+    } else if (!inLobby && holder.parentNode !== codesHome.parent) {
+      codesHome.parent.insertBefore(holder, codesHome.next);
+    }
+  }
+
+  async function drawJoinCodes(holder, payload) {
     if (!holder || !payload.table) return;
     const playing = payload.match ? payload.match.names.length : payload.table.seats;
     const open = [];
     for (let seat = 0; seat < playing; seat++) {
       if (payload.table.open_code && payload.table.open_code[seat]) open.push(seat);
     }
-    // A new match gives every seat a new link: draw the codes again then.
-    const key = JSON.stringify([payload.match && payload.match.match, open]);
+    const claimed = payload.table.claimed || [];
+    // A new match gives every seat a new link (and the table a new code): draw again.
+    const key = JSON.stringify([payload.match && payload.match.match, open, claimed,
+                                window.innerWidth]);
     if (key === codesKey) return;
     codesKey = key;
+    const mine = ++asked;
+    const reply = await window.Mutiny.get("/api/public/join");
+    if (mine !== asked || !reply.ok) return;  // a newer draw is on its way
+    const join = reply.body;
+    sayCall(join, !payload.match);
     codesDrawn += 1;
-    if (!open.length) {
+    if (!open.length || !join.code) {
       holder.hidden = true;
       holder.replaceChildren();
       return;
     }
+    placeCodes(holder, !payload.match);
     holder.hidden = false;
+    const size = codeSize(join);
+    const room = holder.parentNode.clientWidth || size;
+    // A narrow or standing page scrolls (mutiny.css): every code fits, one under another.
+    const scrolls = window.matchMedia("(max-width: 980px), (orientation: portrait)").matches;
+    const fit = Math.max(1, Math.floor((room + QR_GAP) / (size + QR_GAP)));
+    const shown = scrolls ? open : open.slice(0, fit);
+    holder.style.setProperty("--qr-size", `${Math.min(size, room)}px`);
+    holder.classList.toggle("join-in-lobby", !payload.match);
     fill(holder, el("h2", {}, "Join with your phone"),
-      el("ul", {class: "join-codes"}, open.map((seat) => el("li", {},
+      el("ul", {class: "join-codes"}, shown.map((seat) => el("li", {},
         el("img", {src: `/api/public/seats/${seat + 1}/qr.svg?v=${codesDrawn}`,
-                   alt: `Join code of seat ${seat + 1}`, width: 80, height: 80}),
-        el("span", {}, seatName(payload, seat))))));
+                   alt: `Join code of seat ${seat + 1}`}),
+        el("span", {}, seatName(payload, seat))))),
+      el("p", {class: "join-typed"}, shown.length < open.length ? "More free seats: open " : "Or open ",
+        el("b", {class: "join-address"}, join.address), " and type ",
+        el("b", {class: "join-letters"}, join.code)));
+  }
+
+  // The lobby's call says how this table is joined, and stops asking anyone to scan
+  // once every seat has a player; the help card beside it leaves joining to the call.
+  function sayCall(join, inLobby) {
+    const call = document.querySelector(".tv-lobby-call");
+    if (call && inLobby) call.textContent = join.call;
+    const help = document.querySelector("#help p");
+    if (help) help.textContent = "Your phone is your private screen; everything on this display is public.";
   }
 
   function seatName(payload, seat) {
@@ -166,8 +222,13 @@
     });
   }
 
+  let lastPayload = null;
   function start() {
     const card = document.getElementById("night-card");
+    // The codes' size follows the display's width (the key of drawJoinCodes holds it).
+    window.addEventListener("resize", () => {
+      if (lastPayload) drawJoinCodes(document.getElementById("join-codes"), lastPayload);
+    });
     if (card) hostButtons();
     onPayloads((payload) => {
       if (!payload) return;
@@ -175,6 +236,7 @@
         hostCard(card, payload);
       } else {
         const codes = document.getElementById("join-codes");
+        lastPayload = payload;
         drawJoinCodes(codes, payload);
         // While a match is played the board and its scores need the room: the night
         // shows between matches (in full in the lobby, its standings alone at the end).
