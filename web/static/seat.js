@@ -558,7 +558,42 @@
     if (document.visibilityState === "visible" && wanted) wake(true);
   });
 
+  // -- the player's name: given on joining, changed by tapping it -------------------------
+  // POST /api/seat/name; the host may still change it. A phone that has just joined is
+  // offered the field once: its join set the mutiny_ask_name cookie, dropped here.
+  function nameEntry() {
+    const input = el("input", {id: "name-input", maxlength: "24", autocomplete: "nickname",
+                               enterkeyhint: "done"});
+    const form = el("form", {class: "name-form", id: "name-form", hidden: true},
+      el("label", {for: "name-input"}, "Your name at the table"), input,
+      el("button", {type: "submit", class: "choice-back", id: "name-save"}, "Save"),
+      el("button", {type: "button", class: "choice-back", id: "name-skip",
+                    onclick: () => { form.hidden = true; }}, "Not now"));
+    const open = () => {
+      const seat = payload && payload.seat;
+      input.value = seat && seat.name !== `Seat ${seat.number}` ? seat.name : "";
+      form.hidden = false;
+      input.focus();
+    };
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!input.value.trim()) { input.focus(); return; }
+      const answer = await post("/api/seat/name", {name: input.value});
+      if (answer.ok) form.hidden = true;
+      else if (answer.status === 401 || answer.body.code === "taken_over") showGone(answer.body);
+      else say(answer.body.message, "error");
+    });
+    $("phone").prepend(form);
+    $("seat-name").after(el("button", {type: "button", class: "bar-name-edit", id: "name-edit",
+                                       onclick: open}, "Your name"));
+    if (document.cookie.split("; ").includes("mutiny_ask_name=1")) {
+      document.cookie = "mutiny_ask_name=; Max-Age=0; path=/seat/; SameSite=Strict";
+      open();
+    }
+  }
+
   // -- start ------------------------------------------------------------------------------
+  nameEntry();
   wireReveal();
   wirePick();
   live("/api/seat/stream", "/api/seat/view", (next) => {
