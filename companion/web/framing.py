@@ -49,14 +49,6 @@ _FIELDS = re.compile(rb"(?:" + _TOKEN + rb":[\t\x20-\x7e\x80-\xff]*\r\n)*")
 _FIELD = re.compile(_TOKEN + rb":[\t\x20-\x7e\x80-\xff]*")
 
 
-def _header(name: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"^" + name + rb":[ \t]*(.*?)[ \t]*\r$", re.IGNORECASE | re.MULTILINE)
-
-
-_CONTENT_LENGTH = _header(rb"content-length")
-_TRANSFER_ENCODING = _header(rb"transfer-encoding")
-_HOST = _header(rb"host")
-_EXPECT = _header(rb"expect")
 _BARE_LINE_END = re.compile(rb"\r(?!\n)|(?<!\r)\n")
 _QUOTED = rb'"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"'
 _CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]+)(?:[ \t]*;[ \t]*" + _TOKEN + rb"(?:[ \t]*=[ \t]*(?:"
@@ -113,21 +105,22 @@ def _judge(data: bytes, body_limit: int) -> Verdict:
     if _FIELDS.fullmatch(fields) is None:
         raise _Refused(400, "a header line is malformed (name:value, no folding, no"
                             " space before the colon)")
-    hosts = _HOST.findall(fields)
+    named = _Fields(fields)
+    hosts = named.values(b"host")
     if len(hosts) > 1 or (version == (1, 1) and not hosts):
         raise _Refused(400, "an HTTP/1.1 request carries exactly one Host header")
     body_at = end + 4
-    if _is_chunked(fields, version):
+    if _is_chunked(named, version):
         if _chunks_whole(data, body_at, body_limit):
             return GO
     else:
-        length = _content_length(fields)
+        length = _content_length(named)
         if length > body_limit:
             raise _Refused(413, "that request is far too large")
         if len(data) - body_at >= length:
             return GO
     return Verdict("wait", expects_continue=any(
-        value.lower() == b"100-continue" for value in _EXPECT.findall(fields)))
+        value.lower() == b"100-continue" for value in named.values(b"expect")))
 
 
 def _head_so_far(data: bytes, start: int) -> Verdict:
@@ -167,15 +160,38 @@ def _request_line(line: bytes) -> tuple[int, int]:
     return version
 
 
-def _is_chunked(fields: bytes, version: tuple[int, int]) -> bool:
+class _Fields:
+    """The header lines of a head (each ``name:value`` CRLF, checked already), for the
+    values of a few names. (Found by plain search in a lower-case copy: a third of the
+    time of a case-blind regular expression, on every request.)"""
+
+    def __init__(self, fields: bytes):
+        self._fields = fields
+        self._lower = b"\n" + fields.lower()  # every name now follows a "\n"
+
+    def values(self, name: bytes) -> list[bytes]:
+        """The values of every ``name`` header (lower case), without the spaces and
+        tabs around them."""
+        key = b"\n" + name + b":"
+        found = []
+        at = self._lower.find(key)
+        while at >= 0:
+            start = at + len(key)
+            end = self._lower.find(b"\r\n", start)
+            found.append(self._fields[start - 1:end - 1].strip(b" \t"))
+            at = self._lower.find(key, end)
+        return found
+
+
+def _is_chunked(fields: _Fields, version: tuple[int, int]) -> bool:
     """Does the body come in chunks (RFC 9112 section 6.1, 6.3)? Refuses every framing
     that could be read two ways."""
-    values = _TRANSFER_ENCODING.findall(fields)
+    values = fields.values(b"transfer-encoding")
     if not values:
         return False
     if version == (1, 0):
         raise _Refused(400, "HTTP/1.0 has no Transfer-Encoding")
-    if _CONTENT_LENGTH.search(fields):
+    if fields.values(b"content-length"):
         raise _Refused(400, "a request gives a Content-Length or Transfer-Encoding, not both")
     codings = [c.strip().lower() for value in values for c in value.split(b",") if c.strip()]
     if not codings or codings[-1] != b"chunked" or codings.count(b"chunked") > 1:
@@ -185,12 +201,14 @@ def _is_chunked(fields: bytes, version: tuple[int, int]) -> bool:
     return True
 
 
-def _content_length(fields: bytes) -> int:
+def _content_length(fields: _Fields) -> int:
     """The body's length (0 without a Content-Length); every spelling but digits, and
     Content-Lengths that disagree, refused."""
-    values = _CONTENT_LENGTH.findall(fields)
+    values = fields.values(b"content-length")
     if not values:
         return 0
+    if len(values) == 1 and values[0].isdigit() and len(values[0]) <= 12:
+        return int(values[0])  # (as nearly every request gives it)
     if not all(value.isdigit() for value in values):  # (ASCII digits: bytes)
         raise _Refused(400, "Content-Length is digits only")
     lengths = {value.lstrip(b"0") or b"0" for value in values}
