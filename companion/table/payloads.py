@@ -1,9 +1,15 @@
 """What each viewer is sent: payloads built from that viewer's own view, and turn versions.
 
-After every change the table rebuilds the payload of every seat, of the public (the
-table display) and of the host, each from that viewer's view alone, so a stream only
-ever sends a viewer what was built for that viewer. A payload's serial moves only when
-its text changed: a seat learns nothing from another seat's secret move.
+After every change the table looks again at what each viewer's payload is made of (that
+viewer's view, its display, the public board...) and rebuilds the payload of each viewer
+for whom any of it changed, from that viewer's view alone, so a stream only ever sends a
+viewer what was built for that viewer. A payload's serial moves only when its text
+changed: a seat learns nothing from another seat's secret move.
+
+The game's how-to (its general texts, the same for everyone all match long) is not in
+the payloads: they name the game (``help.game``, ``howto.game``) and the pages fetch the
+texts once (``GET /api/howto/<game>``). A seat's own part of the help (``mine``,
+``secret``), built from its own view, stays in its own payload.
 
 A viewer's *turn version* moves when its choices change or it acts, not when another
 seat does something that leaves its choices alone: an action sent against an older
@@ -11,6 +17,7 @@ version is refused as stale (docs/api.md).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 from companion import jsontext
@@ -28,18 +35,10 @@ class Views(dict):
     def __init__(self, match: Match | None):
         super().__init__()
         self._match = match
-        self._howto: dict[str, Any] | None = None
 
     def __missing__(self, viewer: Viewer) -> dict[str, Any]:
         view = self[viewer] = self._match.view(viewer)
         return view
-
-    def how_to_play(self) -> dict[str, Any]:
-        """The game's how-to, asked of the game once a refresh, not once a payload
-        (every payload of the refresh shares it: payloads are never changed in place)."""
-        if self._howto is None:
-            self._howto = self._match.game.how_to_play()
-        return self._howto
 
 
 def chart(history: list[list[float]], summary: dict[str, Any]) -> None:
@@ -71,15 +70,14 @@ def with_story(parts: list[dict[str, Any]], story: list[str]) -> list[dict[str, 
             for part in parts]
 
 
-def seat_help(match: Match, seat: int, view: dict[str, Any],
-              howto: dict[str, Any]) -> dict[str, Any]:
-    """How to play for ``seat``'s phone: the game's general texts (``howto``, the
-    game's ``how_to_play()``), the seat's own part (``mine``) and what its owner sees
-    only while holding the reveal pad (``secret``), both built from ``view``, the
-    seat's own view."""
+def seat_help(match: Match, seat: int, view: dict[str, Any]) -> dict[str, Any]:
+    """How to play for ``seat``'s phone: which game's general texts to show (``game``:
+    the phone fetches them once, ``GET /api/howto/<game>``), the seat's own part
+    (``mine``) and what its owner sees only while holding the reveal pad (``secret``),
+    both built from ``view``, the seat's own view."""
     if view.get("viewer") != seat:
         raise ValueError(f"seat {seat}'s help from another viewer's view")
-    return {**howto, "mine": match.game.my_part(view, seat),
+    return {"game": match.game.spec.id, "mine": match.game.my_part(view, seat),
             "secret": match.game.my_secret(view, seat)}
 
 
@@ -97,6 +95,8 @@ class Payloads:
         self._turn: dict[Viewer, int] = {}
         self._choices: dict[Viewer, str] = {}  # the digest of each viewer's choices
         self._built: dict[Viewer, tuple[int, dict[str, Any], str]] = {}
+        #: What each viewer's payload was last built from (see :meth:`_store_made_of`).
+        self._made_of: dict[Viewer, tuple] = {}
         #: The public log of the match being played, in words (see :func:`told`).
         self.story: list[str] = []
         self._story_of: str | None = None  # the id of the match the story tells
@@ -108,7 +108,7 @@ class Payloads:
         twin = Payloads(self.first_version)
         twin.history = [list(point) for point in self.history]
         twin._turn, twin._choices = dict(self._turn), dict(self._choices)
-        twin._built = dict(self._built)
+        twin._built, twin._made_of = dict(self._built), dict(self._made_of)
         twin.story, twin._story_of = list(self.story), self._story_of
         twin._opening = self._opening
         return twin
@@ -165,31 +165,75 @@ class Payloads:
         if match is not None:
             chart(self.history, summary)
         board = self._board(match, views)
-        public = self._public(match, summary, board, views, seat_count, names, claimed,
-                              open_codes)
-        public["timer"] = timer
-        public["faults"] = list(faults or [])
-        if nudges is not None:
-            public["nudge"] = nudges.for_table()
-        if night is not None:
-            public["night"] = night
-        self._store(PUBLIC, public)
+        faults = list(faults or [])
+        untouched = match is not None and self._untouched(match, views)
+        public_made_of = (
+            "public", match and match.id, views[PUBLIC] if match else None, summary, board,
+            seat_count, tuple(names), frozenset(claimed), frozenset(open_codes),
+            tuple(map(tuple, self.history)), untouched,
+            timer, faults, nudges.for_table() if nudges else None, night)
+
+        def public_payload() -> dict[str, Any]:
+            public = self._public(match, summary, board, views, seat_count, names,
+                                  claimed, open_codes, untouched)
+            public["timer"] = timer
+            public["faults"] = list(faults)
+            if nudges is not None:
+                public["nudge"] = nudges.for_table()
+            if night is not None:
+                public["night"] = night
+            return public
+        self._store_made_of(PUBLIC, public_made_of, public_payload)
         for seat, display in enumerate(displays):
             self._offered(seat, [c.action for c in display.choices])
-            payload = self._seat(match, seat, display, summary, board, views, names)
-            payload["timer"] = timer if payload["seat"]["playing"] else None
-            payload["faults"] = [f for f in faults or [] if f.get("seat") == seat + 1]
-            if nudges is not None:
-                payload["nudge"] = nudges.for_seat(seat)
-            self._store(seat, payload)
+            playing = match is None or seat < match.seats
+            own_faults = [f for f in faults if f.get("seat") == seat + 1]
+            seat_made_of = (
+                "seat", match and match.id, self.turn(seat), names[seat], display, summary,
+                board, views[seat] if match and playing else None,
+                timer if playing else None, own_faults,
+                nudges.for_seat(seat) if nudges else None)
+            self._store_made_of(seat, seat_made_of, functools.partial(
+                self._seat_payload, match, seat, display, summary, board, views, names,
+                timer, own_faults, nudges))
         host_legal = match.legal_actions(HOST) if match else []
         self._offered(HOST, host_legal)
-        host = self._host(match, public, host_legal, views, seat_count, names, claimed,
-                          pods() if pods else [])
+        pods_now = pods() if pods else []
+        host_made_of = (
+            "host", public_made_of, self.turn(HOST), views[HOST] if match else None,
+            host_legal, bool(match and match.is_paused), bool(match and match.is_over),
+            pods_now, dict(nudges.switches) if nudges else None, list(damage or []))
+
+        def host_payload() -> dict[str, Any]:
+            host = self._host(match, self.get(PUBLIC)[1], host_legal, views, seat_count,
+                              names, claimed, pods_now)
+            if nudges is not None:
+                host["host"]["nudges"] = dict(nudges.switches)
+            host["host"]["damage"] = list(damage or [])
+            return host
+        self._store_made_of(HOST, host_made_of, host_payload)
+
+    def _store_made_of(self, viewer: Viewer, made_of: tuple,
+                       build: Callable[[], dict[str, Any]]) -> None:
+        """Build ``viewer``'s payload with ``build`` only if ``made_of`` (everything the
+        payload is made of, compared by value) differs from the last build's: a
+        viewer whose view, display and shared parts are as they were keeps its payload,
+        text and serial, exactly what building it again would make."""
+        if viewer in self._built and self._made_of.get(viewer) == made_of:
+            return
+        self._made_of[viewer] = made_of
+        self._store(viewer, build())
+
+    def _seat_payload(self, match: Match | None, seat: int, display: Display,
+                      summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
+                      names: list[str], timer: dict[str, Any] | None,
+                      faults: list[dict[str, Any]], nudges: Nudges | None) -> dict[str, Any]:
+        payload = self._seat(match, seat, display, summary, board, views, names)
+        payload["timer"] = timer if payload["seat"]["playing"] else None
+        payload["faults"] = faults
         if nudges is not None:
-            host["host"]["nudges"] = dict(nudges.switches)
-        host["host"]["damage"] = list(damage or [])
-        self._store(HOST, host)
+            payload["nudge"] = nudges.for_seat(seat)
+        return payload
 
     def _board(self, match: Match | None, views: Views) -> list[dict[str, Any]]:
         """The public board, its log carrying the match's whole kept story."""
@@ -230,13 +274,15 @@ class Payloads:
             # The seat's private panel: in this seat's own payload and nowhere else.
             "panel": match.panel(seat, views[seat]) if playing else [],
             # How to play, with the seat's own part: for its phone's help.
-            "help": (seat_help(match, seat, views[seat], views.how_to_play())
-                     if playing and match else None),
+            # How to play, with the seat's own part: for its phone's help (the game's
+            # general texts are fetched by name, once).
+            "help": seat_help(match, seat, views[seat]) if playing and match else None,
         }
 
     def _public(self, match: Match | None, summary: dict[str, Any],
                 board: list[dict[str, Any]], views: Views, seat_count: int,
-                names: list[str], claimed: set[int], open_codes: set[int]) -> dict[str, Any]:
+                names: list[str], claimed: set[int], open_codes: set[int],
+                untouched: bool) -> dict[str, Any]:
         payload = {
             "viewer": PUBLIC,
             "table": {"seats": seat_count, "names": names,
@@ -250,8 +296,9 @@ class Payloads:
         if match is None:
             payload["lobby"] = lobby.payload()
         else:
-            payload["howto"] = {**views.how_to_play(),
-                                "before_first_action": self._untouched(match, views)}
+            # The table shows how to play (fetched by the game's name) until then.
+            payload["howto"] = {"game": match.game.spec.id,
+                                "before_first_action": untouched}
         return payload
 
     def _host(self, match: Match | None, public: dict[str, Any], legal: list[dict[str, Any]],

@@ -2,9 +2,10 @@
 
 Button callbacks (on gpiozero's threads), web requests and serial pods all call
 :meth:`Table.press` or :meth:`Table.submit`; a single lock turns them into engine actions
-one at a time. After every change the table redraws each seat from that seat's display
-model, rebuilds every viewer's payload (:mod:`companion.table.payloads`) and wakes the
-live hub. Between matches the seats show the lobby (:mod:`companion.table.lobby`). A
+one at a time. After every change the table builds each seat's display model and every
+viewer's payload (:mod:`companion.table.payloads`) and shows them in the order
+:class:`~companion.table.painter.DrawingOrder` decides: the seat whose buttons acted,
+the phones, the other screens. Between matches the seats show the lobby (:mod:`companion.table.lobby`). A
 step timer set by the host runs in :mod:`companion.table.timekeeper`.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
 from companion.table import lobby
 from companion.table.night import Night
-from companion.table.painter import ScreenPainter, SeatDevice, paint
+from companion.table.painter import DrawingOrder, SeatDevice, Shown
 from companion.table.payloads import Payloads, Views, chart
 from companion.table.notes import TableNotes
 from companion.table.nudges import Nudges
@@ -71,17 +72,17 @@ class Table:
         self._showing_code: set[int] = set()  # replaced seats: the new code until a press
         self._last_error: dict[int, str] = {}
         self._payloads = Payloads(self.access.first_version)
-        self._shown: dict[int, Any] = {}  # what each seat's device was last given
         self._displays: list[Display] = []  # each seat's display at the last refresh
         self._acting_now: Actor | None = None  # who made the change being refreshed
+        self._buttons_of: int | None = None  # the seat whose buttons made it, if one did
         self._closed = False
         self.notes = TableNotes.beside(journal.path)
         self.nudges = Nudges(self.seat_count, self.notes)
         self._owns_timer_clock = timer_clock is None
         self.timekeeper = Timekeeper(timer_clock or MonotonicClock("step-timers"),
                                      self._timer_tick, self._time_up, self.notes)
-        settle = getattr(hub, "wait_sent", None)
-        self._screens = ScreenPainter(self.devices, settle) if background_screens else None
+        self._order = DrawingOrder(self.devices, hub.publish if hub is not None else None,
+                                   background=background_screens)
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
         self.pod_report: Callable[[], list[dict[str, Any]]] | None = None
         #: The seat parts that do not answer, in words (``TableHardware.faults``), if
@@ -202,6 +203,7 @@ class Table:
             if version is not None and version != self._payloads.turn(actor):
                 raise ActionRejected("stale", "the table has moved on; look again")
             self._acting_now = actor
+            self._buttons_of = actor if screen_first else None
             try:
                 if isinstance(actor, int) and lobby.is_lobby_action(action):
                     self._lobby(actor, action)  # seat 1's phone: the lobby of its buttons
@@ -216,7 +218,7 @@ class Table:
                 else:
                     version = self._apply(self._current(), actor, action)
             finally:
-                self._acting_now = None
+                self._acting_now = self._buttons_of = None
             return version
 
     def _acted(self, actor: Actor) -> int:
@@ -250,10 +252,7 @@ class Table:
         if not built:
             built.append(self._acted(actor))
             self._build()
-        # The phones first: a background painter waits for them anyway (``settle``),
-        # and its thread waking now would only take the interpreter from the streams.
-        self._publish()
-        self._paint()
+        self._show()
         return built[0]
 
     def press(self, seat: int, action: dict[str, Any]) -> None:
@@ -262,7 +261,11 @@ class Table:
             self._last_error.pop(seat, None)
             try:
                 if lobby.is_lobby_action(action):
-                    self._lobby(seat, action)
+                    self._buttons_of = seat
+                    try:
+                        self._lobby(seat, action)
+                    finally:
+                        self._buttons_of = None
                 elif self._offered(seat, action):
                     self.submit(seat, action, screen_first=True)
                     return  # (submit has refreshed: a second refresh finds nothing new)
@@ -412,18 +415,17 @@ class Table:
             return self._payloads.turn(viewer)
 
     def refresh(self) -> None:
-        """Redraw every seat, rebuild every viewer's payload and wake every stream."""
+        """Rebuild every seat's display and every viewer's payload, and show them."""
         with self._lock:
             self._build(screen_first=True)
-            self._paint()
-        self._publish()
+            self._show()
 
     def _build(self, screen_first: bool = False) -> None:
         """Every seat's display and every viewer's payload, from the match as it is,
-        shown to nobody yet, except with ``screen_first``: the seat that acted is
-        drawn as soon as its display is known. Callers hold the table lock (or, for
-        ``_apply``'s build on the journal's sidekick, the thread holding it waits for
-        the commit)."""
+        shown to nobody yet, except with ``screen_first``: the seat whose buttons made
+        the change is drawn as soon as its display is known (:class:`DrawingOrder`'s
+        first step). Callers hold the table lock (or, for ``_apply``'s build on the
+        journal's sidekick, the thread holding it waits for the commit)."""
         match = self.match
         self.timekeeper.follow(match and match.id, match and match.timer(),
                                bool(match and match.is_paused))
@@ -432,8 +434,10 @@ class Table:
         # The seat that acted first: its player is looking at its screen.
         first = ({acting: self._display(acting, views)}
                  if acting in range(self.seat_count) else {})
-        if screen_first and acting in range(len(self.devices)):
-            self._paint_seats(first)
+        buttons = self._buttons_of
+        if screen_first and buttons in range(len(self.devices)):
+            first.setdefault(buttons, self._display(buttons, views))
+            self._order.first(buttons, self._on_the_device(buttons, first[buttons]))
         self._displays = [first.get(seat) or self._display(seat, views)
                           for seat in range(self.seat_count)]
         self.nudges.follow(match and match.id, match.step() if match else "",
@@ -447,44 +451,26 @@ class Table:
                                damage=self.notes.damage,
                                faults=self.seat_faults() if self.seat_faults else [])
 
-    def _paint(self) -> None:
-        """Hand the built displays to the seats, the seat that acted first. Callers
-        hold the table lock."""
-        acting = self._acting_now
-        if acting in range(len(self.devices)):
-            self._paint_seats({acting: self._displays[acting]})
-        self._paint_seats(self._with_devices())
-
-    def _publish(self) -> None:
-        """Wake every stream: each sends its viewer's newest payload. Then the night's
-        file gets a match that has just ended (:meth:`_after`)."""
-        if self.hub is not None:
-            self.hub.publish()
+    def _show(self) -> None:
+        """Show the built change: the phones and pages, then the seat screens, in the
+        order :class:`DrawingOrder` keeps. Then the night's file gets a match that has
+        just ended (:meth:`_after`). Callers hold the table lock."""
+        self._order.rest(self._on_the_devices(), acting=self._acting_now)
         self.night.save()
 
-    def _paint_seats(self, displays: dict[int, Display]) -> None:
-        """Hand each seat in ``displays`` (seat -> its display now) what its device
-        shows: the display with the step timer, or its join code. Callers hold the
-        table lock."""
-        face, blinking = self.timekeeper.face(), self.timekeeper.blinking()
-        for index, display in displays.items():
-            device = self.devices[index]
-            claimed = index in self._claimed and index not in self._showing_code
-            if not claimed:
-                shown: Any = self.join_url(index)
-            else:
-                shown = self._on_the_screen(index, display)
-                if face:
-                    # The last seconds blink the lights of the seats still to act.
-                    led = "blink" if blinking and display.led == "on" else display.led
-                    shown = _with(display, timer=face, led=led)
-            if self._shown.get(index) == shown:
-                continue  # most actions change one or two seats' screens
-            self._shown[index] = shown
-            if self._screens is not None:
-                self._screens.paint(index, shown)
-            else:
-                paint(device, shown)
+    def _on_the_device(self, index: int, display: Display) -> Shown:
+        """What seat ``index``'s device shows for ``display``: the display with the
+        step timer, or its join code. Callers hold the table lock."""
+        if index not in self._claimed or index in self._showing_code:
+            return self.join_url(index)
+        shown = self._on_the_screen(index, display)
+        face = self.timekeeper.face()
+        if face:
+            # The last seconds blink the lights of the seats still to act.
+            blinking = self.timekeeper.blinking()
+            led = "blink" if blinking and display.led == "on" else display.led
+            shown = _with(display, timer=face, led=led)
+        return shown
 
     def _on_the_screen(self, seat: int, display: Display) -> Display:
         """What only the seat's own screen adds to its display: seat 1's screen holds
@@ -497,9 +483,10 @@ class Table:
         return _with(display, lines=display.lines + hint,
                      private=display.private + (f"Host PIN {self.pin.pin}",))
 
-    def _with_devices(self) -> dict[int, Display]:
-        """Seat -> its last display, for every seat that has a device."""
-        return dict(enumerate(self._displays[:len(self.devices)]))
+    def _on_the_devices(self) -> dict[int, Shown]:
+        """Seat -> what its device shows now, for every seat that has a device."""
+        return {index: self._on_the_device(index, display)
+                for index, display in enumerate(self._displays[:len(self.devices)])}
 
     def _timer_tick(self, at_zero: bool) -> None:
         """A second of the step timer went by: the seats' screens show it. At zero the
@@ -509,7 +496,7 @@ class Table:
             return
         with self._lock:
             if self._displays:
-                self._paint_seats(self._with_devices())
+                self._order.screens(self._on_the_devices())
 
     def _time_up(self, key: str) -> None:
         """The step timer ``key`` ran out: the timekeeper makes the step's ending move."""
@@ -543,7 +530,8 @@ class Table:
         compares what a viewer is sent by both: it must be the same."""
         with self._lock:
             twin = copy.copy(self)
-            twin.devices, twin.hub, twin.journal, twin._screens = [], None, journal, None
+            twin.devices, twin.hub, twin.journal = [], None, journal
+            twin._order = DrawingOrder([], None, background=False)
             twin._lock = threading.RLock()
             twin.match = match
             twin._claimed = set(self._claimed)
@@ -551,7 +539,6 @@ class Table:
             twin._showing_code = set(self._showing_code)
             twin._last_error = dict(self._last_error)
             twin._payloads = self._payloads.copy()
-            twin._shown = {}
             twin.timekeeper, twin._owns_timer_clock = self.timekeeper.copy(), False
             twin.nudges = self.nudges.copy()
         twin.refresh()
@@ -559,8 +546,7 @@ class Table:
 
     def close(self) -> None:
         """Close the seats, the journal and the seat access file (idempotent)."""
-        if self._screens is not None:
-            self._screens.close()
+        self._order.close()
         self.timekeeper.close()
         if self._owns_timer_clock:
             self.timekeeper.clock.close()

@@ -55,10 +55,6 @@ class Hub:
         self._closed = False
         self._followers = followers
         self.streams = 0
-        # Per open stream, the last serial it has dealt with; and a condition of its
-        # own, so a stream catching up wakes only those waiting for that.
-        self._dealt: dict[object, int] = {}
-        self._caught_up = threading.Condition()
         self._outlets: list[Outlet] = []
 
     @property
@@ -66,39 +62,22 @@ class Hub:
         """No more streams are taken (see :data:`MAX_STREAMS`)."""
         return self.streams >= MAX_STREAMS
 
-    def wait_sent(self, timeout: float) -> bool:
-        """Block until every open stream has dealt with the latest change (sent its
-        viewer's new payload, or found nothing new), or ``timeout`` seconds passed.
-        The seat screens wait on this, so eight OLED redraws do not hold up the
-        phones' updates; True when every stream caught up."""
-        target = self._serial
-        with self._caught_up:
-            return self._caught_up.wait_for(
-                lambda: self._closed or all(n >= target for n in self._dealt.values()),
-                timeout)
-
-    def _dealt_with(self, key: object, serial: int | None) -> None:
-        with self._caught_up:
-            if serial is None:
-                self._dealt.pop(key, None)
-            else:
-                self._dealt[key] = serial
-            self._caught_up.notify_all()
-
     @property
     def serial(self) -> int:
         return self._serial
 
     def publish(self) -> None:
-        """Tell every stream that something changed."""
+        """Tell every stream that something changed, and write every stream written
+        directly (see the module) its event now, on this thread: when this returns,
+        each of them has its update on its socket, except a phone whose socket is full
+        (left to that stream's own thread). ``DrawingOrder`` draws the seat screens
+        after this (:mod:`companion.table.painter`)."""
         with self._changed:
             self._serial += 1
-            serial = self._serial
             self._changed.notify_all()
             outlets = list(self._outlets)
         for outlet in outlets:  # a full socket is left to that stream's own thread
-            if outlet.send_latest(blocking=False):
-                self._dealt_with(outlet, serial)
+            outlet.send_latest(blocking=False)
         for follower in self._followers:
             follower.publish()
 
@@ -113,8 +92,6 @@ class Hub:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
-        with self._caught_up:
-            self._caught_up.notify_all()
         for outlet in list(self._outlets):
             outlet.wake()
 
@@ -136,39 +113,33 @@ class Hub:
         have been sent: events are then written to its socket directly (see the module's
         docstring) and this generator yields nothing more.
         """
-        # The stream's mark in ``wait_sent``'s books: its outlet, if written directly.
-        key = object() if connection is None else Outlet(connection, build)
         with self._changed:
             self.streams += 1
         try:
-            if isinstance(key, Outlet):
-                self._direct(key, keepalive)
+            if connection is not None:
+                self._direct(Outlet(connection, build), keepalive)
             else:
-                yield from self._events(build, keepalive, key)
+                yield from self._events(build, keepalive)
         except StreamEnded:
             return
         finally:
             with self._changed:
                 self.streams -= 1
-            self._dealt_with(key, None)
 
     def _direct(self, outlet: "Outlet", keepalive: float) -> None:
         with self._changed:
-            serial = self._serial
             self._outlets.append(outlet)
         try:
             # The first payload, then whatever publishers could not send at once.
             while not self._closed and outlet.send_latest(blocking=True):
-                self._dealt_with(outlet, serial)
                 if not outlet.wait(keepalive) and not self._closed:
                     outlet.send_raw(b": keep-alive\n\n")
-                serial = self._serial
         finally:
             with self._changed:
                 self._outlets.remove(outlet)
             outlet.close()
 
-    def _events(self, build, keepalive: float, key: object) -> Iterator[str]:
+    def _events(self, build, keepalive: float) -> Iterator[str]:
         seen, last_id = -1, None
         while not self._closed:
             serial = self._serial
@@ -179,7 +150,6 @@ class Hub:
                     last_id = built[0]
                     # The server has written it when the generator is resumed.
                     yield _event(*built).decode()
-                self._dealt_with(key, serial)
                 continue
             started = time.monotonic()
             if self.wait(seen, keepalive) == seen and not self._closed:

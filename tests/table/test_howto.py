@@ -10,11 +10,11 @@ from companion.engine import HOST, PUBLIC
 def test_the_table_shows_how_to_play_until_the_first_public_move(table):
     table.start("booty-dice", 4, seed="howto-table")
     howto = table.payload(PUBLIC)[1]["howto"]
-    assert howto["title"] == "Booty Dice" and howto["before_first_action"]
+    assert howto["game"] == "booty-dice" and howto["before_first_action"]
     table.submit(0, {"type": "hold", "die": 1})
     assert not table.payload(PUBLIC)[1]["howto"]["before_first_action"]
     help_ = table.payload(0)[1]["help"]
-    assert help_["goal"] == howto["goal"] and help_["mine"]
+    assert help_["game"] == howto["game"] and help_["mine"]
 
 
 def test_the_moon_yeti_mutineer_never_shows_in_the_public_how_to(table):

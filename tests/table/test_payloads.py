@@ -74,3 +74,37 @@ def test_the_board_goes_to_everyone_and_a_panel_to_its_seat_alone(table):
         assert payload["board"] == public["board"]
         assert payload["panel"] == table.match.panel(seat)
     assert table.payload(2)[1]["board"] == [] == table.payload(2)[1]["panel"]  # sits out
+
+
+def test_a_payload_is_built_again_only_for_a_viewer_whose_view_changed(table, monkeypatch):
+    """A seat's panel and help are made for its payload only when something its payload
+    is made of changed; what it is sent is still exactly what its own view makes."""
+    table.start("moon-yeti", 4, seed="built-again")
+    table.submit(0, {"type": "declare"})
+    made: list[int] = []
+    game = table.match.game
+    panel = game.panel  # (counted, and still the game's own)
+    monkeypatch.setattr(game, "panel", lambda view, seat: made.append(seat) or panel(view, seat))
+    table.refresh()  # nothing changed
+    assert made == []
+    table.tell(2, "Phone joined")  # seat 3's screen (and payload) alone
+    assert made == [2]
+    assert "Phone joined" in table.payload_text(2)[1]
+    made.clear()
+    table.submit(1, {"type": "ready"})  # public: every playing seat's view moved
+    assert sorted(made) == [0, 1, 2, 3]
+    scratch = Journal(":memory:")
+    twin = table.twin(table.match.fork(), scratch)  # built from scratch: the same texts
+    for viewer in (0, 1, 2, 3, PUBLIC, HOST):
+        assert twin.payload_text(viewer) == table.payload_text(viewer)
+    scratch.close()
+
+
+def test_no_payload_carries_the_games_how_to_texts_only_its_name(table):
+    table.start("booty-dice", 2, seed="howto-out")
+    goal = table.match.game.how_to_play()["goal"]
+    for viewer in (0, 1, PUBLIC, HOST):
+        assert goal not in table.payload_text(viewer)[1]
+    assert table.payload(0)[1]["help"]["game"] == "booty-dice"
+    assert table.payload(PUBLIC)[1]["howto"] == {"game": "booty-dice",
+                                                 "before_first_action": True}

@@ -5,6 +5,8 @@ import http.client
 import json
 import queue
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -33,10 +35,12 @@ def cookie_for(server, seat):
 
 
 class Stream(threading.Thread):
-    """One SSE client: puts every (id, payload) it receives on a queue."""
+    """One SSE client: puts every (id, payload) it receives on a queue (and, with
+    ``heard``, appends ``("phone", viewer, id)`` to that list as each one arrives)."""
 
-    def __init__(self, server, path, cookie=None):
+    def __init__(self, server, path, cookie=None, heard=None):
         super().__init__(daemon=True)
+        self.heard = heard
         self.conn = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=20)
         self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         self.reply = self.conn.getresponse()
@@ -51,7 +55,10 @@ class Stream(threading.Thread):
                 line = raw.decode().rstrip("\n")
                 if not line:
                     if fields.get("event") == "payload":
-                        self.events.put((int(fields["id"]), json.loads(fields["data"])))
+                        payload = json.loads(fields["data"])
+                        if self.heard is not None:
+                            self.heard.append(("phone", payload["viewer"], int(fields["id"])))
+                        self.events.put((int(fields["id"]), payload))
                     fields = {}
                 elif not line.startswith(":") and ": " in line:
                     key, value = line.split(": ", 1)
@@ -171,28 +178,60 @@ def test_streams_past_the_limit_are_refused_and_retried(server, monkeypatch):
         phone.close()
 
 
-def test_screens_are_drawn_after_every_stream_dealt_with_the_change():
-    from companion.web.live import Hub
-    screens = Hub()
-    hub = Hub(screens)
-    stream = hub.stream(lambda: (hub.serial, "payload", {"n": hub.serial}))
-    sent = [next(stream)]  # the stream opens with the current payload
+@pytest.mark.slow
+def test_the_acting_seats_frame_comes_before_any_phone_hears_of_it_under_load(server):
+    """docs/table.md, "Drawing order": a seat's press is drawn on its own screen before
+    any phone hears of it, every time, with two processes spinning on the two cores.
+    The order is read from one list that the panels and the phones' readers append to
+    as things happen: by sequence, never by a duration."""
+    happened: list = []
+    for index, panel in enumerate(server.hardware.panels):
+        def sent(data, send=panel.data, index=index):
+            happened.append(("frame", index))
+            return send(data)
+        panel.data = sent
+    table, hw = server.table, server.hardware
+    for seat in range(8):
+        table.claim(seat)
+    phones = [Stream(server, "/api/seat/stream", cookie_for(server, s), heard=happened)
+              for s in range(8)]
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    checked = 0
+    try:
+        for phone in phones:
+            phone.next()
+        for pressed in range(30):
+            if table.match.is_over:
+                table.match = None
+                table.start("moon-yeti", 8, seed=f"order-{pressed}")
+            seat = next(s for s in table.match.acting()
+                        if isinstance(s, int) and hw[s].display and hw[s].display.choices)
+            version = table.match.version
 
-    def server_writes_and_asks_for_more():
-        # What the HTTP server does: write the event, then resume the generator.
-        sent.append(next(stream, None))
-    first = threading.Thread(target=server_writes_and_asks_for_more, daemon=True)
-    first.start()  # the stream has written change 0 and now waits for the next
-    assert wait_for(lambda: hub.wait_sent(0.0) and hub._dealt, 10)
-    hub.publish()
-    assert screens.serial == 1  # a follower hears every change too
-    first.join(10)  # change 1 is handed to the server, not yet written
-    assert not hub.wait_sent(0.01)
-    threading.Thread(target=server_writes_and_asks_for_more, daemon=True).start()
-    assert hub.wait_sent(10.0)  # written: the screens may be drawn now
-    assert [json.loads(e.split("data: ")[1]) for e in sent] == [{"n": 0}, {"n": 1}]
-    hub.close()
-    assert wait_for(lambda: sent[2:] == [None] and hub.streams == 0, 10)
+            def caught_up():  # every phone has read the last change's event
+                last = {h[1]: h[2] for h in happened if h[0] == "phone"}
+                return all(last.get(s) == table.payload(s)[0] for s in range(8))
+            for _attempt in range(3):  # a masked line's first select only reveals it
+                hw.pin(seat, "select").drive_low()
+                time.sleep(0.12)  # the press is in (debounced), well short of a hold
+                assert wait_for(caught_up, 10)
+                mark = len(happened)
+                hw.pin(seat, "select").drive_high()  # the release confirms the choice
+                if wait_for(lambda: table.match.version != version, 3.0):
+                    break
+            assert table.match.version != version, "no press acted"
+            assert wait_for(lambda: any(h[0] == "phone" for h in happened[mark:]), 10)
+            after = happened[mark:]
+            heard = after.index(next(h for h in after if h[0] == "phone"))
+            assert ("frame", seat) in after[:heard], after
+            checked += 1
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+        for phone in phones:
+            phone.close()
+    assert checked == 30
 
 
 def test_the_server_hands_streams_over_and_publishers_write_them(server):

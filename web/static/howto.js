@@ -5,12 +5,15 @@
 //   On a phone: a "How to play" button, always there, that opens the help (the seat
 //   payload's `help`: "Your part" first, then the game) in a dialog over the seat's
 //   screen. The seat's page is left alone, so closing the help returns to the same menu.
+// The payloads only name the game (`howto.game`, `help.game`): its general texts, the
+// same all match long, are fetched once a page per game (GET /api/howto/<game>), not
+// sent again with every change. A seat's own part (`mine`, `secret`) is in its payload.
 // It reads the payloads common.js keeps in window.__mutinyPayloads: it opens no stream
 // of its own and changes nothing table.js or seat.js draw.
 "use strict";
 
 (() => {
-  const {el, fill} = window.Mutiny;
+  const {el, fill, get} = window.Mutiny;
   const root = document.getElementById("howto");
   if (!root) return;
   const onTable = root.dataset.page === "table";
@@ -121,13 +124,36 @@
     if (dialog.open && texts && JSON.stringify(texts) !== shownText) drawDialog();
   }
 
-  listen((payload) => {
-    if (!payload || typeof payload !== "object") return;
-    const next = onTable ? payload.howto || null : payload.help || null;
+  // -- the game's texts, fetched once --------------------------------------------------
+  const gameTexts = new Map();  // game id -> a promise of its texts (null: failed)
+
+  function textsOf(game) {
+    if (!gameTexts.has(game)) {
+      const asking = get(`/api/howto/${encodeURIComponent(game)}`).then((answer) => {
+        if (!answer.ok || !answer.body) gameTexts.delete(game);  // asked again later
+        return answer.ok ? answer.body : null;
+      });
+      gameTexts.set(game, asking);
+    }
+    return gameTexts.get(game);
+  }
+
+  function show(next) {
     if (JSON.stringify(next) === JSON.stringify(texts)) return;
     if (onTable && texts && next && texts.title !== next.title) asked = false;
     texts = next;
     if (onTable) drawTable(); else drawPhone();
+  }
+
+  let latest = null;  // the newest payload's `howto` (table) or `help` (phone)
+  listen((payload) => {
+    if (!payload || typeof payload !== "object") return;
+    const part = onTable ? payload.howto || null : payload.help || null;
+    latest = part;
+    if (!part) { show(null); return; }
+    textsOf(part.game).then((game) => {
+      if (latest === part) show(game ? {...game, ...part} : null);  // (none newer came)
+    });
   });
   if (!onTable) drawPhone();
 })();
