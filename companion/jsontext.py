@@ -1,10 +1,10 @@
 """JSON text for what goes out to pages: payloads, stream events, change digests.
 
-Every change re-serialises each viewer's payload to see whether it changed; with the
-standard library that was the largest single cost of an action (about 0.36 ms of the
-table's 10 payloads here, several times that on a Pi Zero). orjson does the same in a
-tenth of the time. The engine's own canonical form (journal, action matching) stays
-with the standard library, so nothing stored changes.
+A change serialises the payload of each viewer whose payload changed; with the standard
+library that was the largest single cost of an action. orjson does the same in about a
+tenth of the time (the figures: docs/performance.md, "Why each speed trick is there").
+The engine's own canonical form (journal, action matching) stays with the standard
+library, so nothing stored changes.
 """
 from __future__ import annotations
 

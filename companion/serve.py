@@ -397,7 +397,8 @@ def _public_address(host: str) -> str:
 def freeze_startup_objects() -> None:
     """Keep everything alive after start-up (modules, games, fonts, the table) out of
     the garbage collector's full collections: they are never garbage, and a full pass
-    over them took 52 ms here (far more on a Pi Zero), a pause at a random action."""
+    over them is a pause of tens of milliseconds at a random action (docs/performance.md,
+    "Why each speed trick is there")."""
     gc.collect()
     gc.freeze()
 

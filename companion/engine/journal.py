@@ -65,9 +65,10 @@ CREATE TABLE IF NOT EXISTS finished (
 #: The tables whose rows the commit note counts.
 TABLES = ("matches", "entries", "finished")
 #: Pages the WAL holds before SQLite checkpoints it back to its start (SQLite's
-#: default is 1,000: 4 MB, a stall of a few hundred ms on an SD card every few
-#: hundred actions, and 30 ms to lay out at each open). At 256 (1 MB) a checkpoint
-#: comes every hundred actions or so and costs a quarter as much.
+#: default is 1,000: 4 MB, a long stall on an SD card every few hundred actions, and
+#: four times the layout at each open). At 256 (1 MB) a checkpoint comes every hundred
+#: actions or so and costs a quarter as much (docs/performance.md, "Why each speed
+#: trick is there").
 WAL_PAGES = 256
 #: What the commit note counts: every row of :data:`TABLES`.
 _count_rows = count_rows(*TABLES)
@@ -141,9 +142,9 @@ class Journal:
 
         SQLite deletes the WAL when the journal closes, and while a WAL grows, each
         commit's fsync must also flush the file's new size through the file system's
-        own journal: 0.17 to 0.25 ms a commit on this project's test machine, against
-        0.10 ms for a commit that overwrites frames in place (on an SD card it is one
-        more flash write each time). SQLite checkpoints the WAL back to its start once
+        own journal: about twice as slow a commit as one that overwrites frames in place
+        (``bench/journal_bench.py``; the figures in docs/performance.md, "Why each
+        speed trick is there"; on an SD card it is one more flash write each time). SQLite checkpoints the WAL back to its start once
         it holds ``wal_pages`` pages, so that size is all it ever needs: one
         throwaway transaction of that size is written, and the checkpoint that follows
         sends the next commit to the front (its pages land on the database's free list,

@@ -13,6 +13,11 @@ headers went out), directly: the thread that published a change writes every ope
 stream's event to its socket at once, without blocking, and a stream's own thread only
 steps in for a phone whose socket is full. Ten streams then cost ten ``send`` calls
 instead of ten thread wake-ups, one after the other, under the GIL.
+
+Writing to sockets directly is a speed trick, fenced: its one seam is ``Hub.stream``'s
+``connection`` (the server's hand-over); without one, every stream takes the generator's
+way, which needs nothing of the server. The benchmark that justifies it is
+``bench/press_to_phones.py`` (docs/performance.md, "Why each speed trick is there").
 """
 from __future__ import annotations
 
@@ -167,8 +172,9 @@ class Connection:
 
 
 class Outlet:
-    """One stream written to directly: its socket, its viewer's ``build``, the id of
-    the last event sent and any bytes a full socket did not take yet."""
+    """One stream written to directly (the speed trick of the module's docstring,
+    justified by ``bench/press_to_phones.py``): its socket, its viewer's ``build``, the
+    id of the last event sent and any bytes a full socket did not take yet."""
 
     def __init__(self, connection: Connection, build: Callable[[], tuple[Any, str, Any] | None]):
         self.sock = connection.sock

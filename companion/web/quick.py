@@ -2,10 +2,15 @@
 
 ``POST /api/seat/act`` is the request players make many times a minute, and the one a
 vote waits on. Through Flask it passes a request context, four hooks, a Request and a
-Response object and a JSON provider: about 150 microseconds of Python on this project's
-2-core test machine, and about half a millisecond of each action's latency once the
-CPU has sat idle between actions (docs/performance.md measures both). This WSGI
-middleware answers that one route itself when the request is plainly in order:
+Response object and a JSON provider, a cost that shows in each action's latency.
+
+A speed trick, fenced: this is a second way to answer one route of
+:mod:`companion.web.api`, and it stays only while the benchmark that justifies it says
+so: ``bench/peer.py`` (``python -m bench.peer --compare 500``, paced and back to back;
+the figures in docs/performance.md, "Why each speed trick is there"). Its one seam is
+:func:`install`: without it the Flask route answers everything, the same way (the
+tests compare both ways byte for byte). This WSGI middleware answers that one route
+itself when the request is plainly in order:
 
 - the host name is the server's own, the body is ``application/json`` with a length
   within the limit, the write comes from this site, the seat cookie is valid and its
@@ -154,5 +159,6 @@ def _cookie(header: str, name: str) -> str | None:
 
 
 def install(app: Flask) -> None:
-    """Put the quick seat action in front of ``app``."""
+    """Put the quick seat action in front of ``app``: the one place it is switched on
+    (justified by ``bench/peer.py``, see the module)."""
     app.wsgi_app = QuickSeatAction(app, app.wsgi_app)

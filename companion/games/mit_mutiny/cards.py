@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,18 @@ def freeze(data: dict[str, Any]) -> str:
     It never changes during a match, and the engine copies the whole state on every
     action: as one string it is copied in one piece instead of object by object."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def keep_deal(state: State, islands: list[Any], cards: list[dict[str, Any]],
+              deck: list[str]) -> None:
+    """Put the deal into ``state`` in the shape the engine copies fastest: the dealt data
+    frozen into one string (:func:`freeze`) and the deck's card ids interned (copies of
+    the state share one string per kind of card). A speed trick, fenced here: the rest
+    of the game reads the deal through :func:`dealt` and the deck as plain strings. The
+    benchmark behind it is ``bench/engine_bench.py`` (mit-mutiny's apply; the figures in
+    docs/performance.md, "Why each speed trick is there")."""
+    state["data"] = freeze({"islands": islands, "cards": cards})
+    state["deck"] = [sys.intern(card) for card in deck]
 
 
 @functools.lru_cache(maxsize=32)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import sys
 from collections import Counter
 from typing import Any
 
@@ -13,7 +12,7 @@ from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Part
 from companion.errors import ActionRejected
 from companion.games.mit_mutiny import battle, board, flow, howto, show, views
 from companion.games.mit_mutiny.cards import (KINDS, MAX_CUBES, dealt, effect_of, freeze,
-                                              is_battle_card, load_data)
+                                              is_battle_card, keep_deal, load_data)
 from companion.games.mit_mutiny.data import (ASSIGNED, BALLOT, BUY, CANNON, CHOOSE,
                                              CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
                                              DEFEND, DIVIDE, FINAL, FIRST_MATE, GREEN_TOTAL,
@@ -268,9 +267,7 @@ class MitMutiny(Game):
     def move_deal(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Chance: the islands on the map's spaces and the shuffled mystery deck, with
         the full data of every card, so the journal alone replays the match."""
-        state["data"] = freeze({"islands": action["islands"] or [], "cards": action["cards"]})
-        # Interned ids: copies of the state then share one string per kind of card.
-        state["deck"] = [sys.intern(card) for card in action["deck"]]
+        keep_deal(state, action["islands"] or [], action["cards"], action["deck"])
         if action["spaces"] is None:
             state["islands_total"] = MAP_SPACES
         else:
