@@ -79,6 +79,7 @@ def data_dir(tmp_path):
     return tmp_path / "data"
 
 
+@pytest.mark.slow
 def test_serve_plays_by_buttons_and_resumes_after_a_hard_kill(data_dir):
     port = free_port()
     served = Served(data_dir, port)
@@ -105,6 +106,7 @@ def test_serve_plays_by_buttons_and_resumes_after_a_hard_kill(data_dir):
     assert "resumed booty-dice match" in out
 
 
+@pytest.mark.slow
 def test_serve_starts_the_game_it_is_asked_for(data_dir):
     served = Served(data_dir, free_port(), "--game", "moon-yeti")
     try:
@@ -158,6 +160,7 @@ def test_serve_lan_takes_the_address_it_is_given(tmp_path):
         server.close()
 
 
+@pytest.mark.slow
 def test_serve_lan_says_where_phones_join(data_dir):
     port = free_port()
     proc = subprocess.Popen(

@@ -694,6 +694,7 @@ def test_events_are_kept_as_data_and_worded_only_on_screen():
                for v in e.values())
 
 
+@pytest.mark.slow
 def test_labels_keep_whole_names_through_whole_games():
     """No label is cut: every name a choice mentions is there in full."""
     names = [f"Captain Longname the {k}th" for k in range(6)]

@@ -783,6 +783,7 @@ def _check_no_leak(match: Match) -> None:
                     assert "cast" not in vote
 
 
+@pytest.mark.slow
 def test_no_view_ever_holds_another_seats_card_or_the_mutineer_before_the_end():
     for seed in range(60):
         rng = random.Random(seed)

@@ -404,6 +404,7 @@ def config_texts(draw):
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_any_table_config_text_is_a_config_or_a_config_error(request, figures):
     examples = 5000 if request.config.full_run else 300
     outcome = {"configs": 0, "config_errors": 0}
@@ -447,6 +448,7 @@ class Cable:
 UID = b"\x0f\x1e\x2d\x3c\x4b\x5a\x69\x78"
 
 
+@pytest.mark.slow
 def test_any_bytes_from_a_pod_are_frames_or_counted_drops(request, figures):
     """Any bytes on a pod's cable: the link code (shared with the firmware) cuts them
     into frames and messages or counts them as dropped; the table's end of the port

@@ -271,6 +271,7 @@ def whole(sent: list[tuple[Any, str, str]], entries: list[tuple[Any, str]]) -> b
     return len(entries) in positions
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, request, figures):
     full = request.config.full_run
     kills = 60 if full else 6
@@ -357,6 +358,7 @@ def torn_copy(source: Path, into: Path, cut_file: str, cut: int) -> Path:
     return into / source.name
 
 
+@pytest.mark.slow
 def test_a_torn_wal_recovers_to_the_last_whole_action(tmp_path, request, figures):
     full = request.config.full_run
     seed = time.time_ns() % 10**9 if full else 5
@@ -396,6 +398,7 @@ def test_a_torn_wal_recovers_to_the_last_whole_action(tmp_path, request, figures
             transactions=len(boundaries), seed=seed)
 
 
+@pytest.mark.slow
 def test_a_cut_journal_file_is_refused_or_loaded_whole(tmp_path, request, figures):
     """The main database file cut short (after a checkpoint moved half the journal into
     it): every match either loads exactly as it was written, or is refused with a

@@ -348,6 +348,7 @@ def test_serve_refuses_a_damaged_night_in_one_line_and_the_next_start_says_where
         serve.stop()
 
 
+@pytest.mark.slow
 def test_serve_killed_again_and_again_finds_no_damage(tmp_path):
     """SIGKILL at random moments while the host plays (a kill lands in the middle of a
     write now and then): every restart opens all four files and resumes, and nothing is

@@ -129,6 +129,7 @@ def server(tmp_path):
         yield server
 
 
+@pytest.mark.slow
 def test_ten_dropping_streams_through_a_long_night_lose_nothing(server, request, figures):
     actions = 10_000 if request.config.full_run else 1_000
     rounds = math.ceil(actions / SEATS)

@@ -220,6 +220,7 @@ def play_to_random_points(game_id: str, points: int, seed: int):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 def test_every_channel_is_the_same_whatever_is_redrawn(game_id, request, figures):
     full = request.config.full_run
     points, many = (40, 5) if full else (6, 2)

@@ -132,6 +132,7 @@ def test_fit_never_overflows(text, width):
     assert set(cut) <= font.CHARSET
 
 
+@pytest.mark.slow
 @given(st.lists(st.text(max_size=40), max_size=12), st.text(max_size=40))
 def test_any_lines_render_inside_the_screen(lines, title):
     display = Display(title=title, lines=tuple(lines),

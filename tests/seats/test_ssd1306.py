@@ -219,6 +219,7 @@ class RandomlyFlaky(CountingInterface):
 
 
 @pytest.mark.parametrize("rotate", [0, 1, 2, 3])
+@pytest.mark.slow
 def test_frames_sent_in_windows_equal_whole_frames_on_the_panel(rotate):
     # Many frames of small random edits (the case windows are made for), with a
     # transfer failing now and then: after every frame that went out, the panel holds

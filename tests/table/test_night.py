@@ -142,6 +142,7 @@ def test_a_night_with_nothing_played_for_hours_is_over(tmp_path):
 
 
 @pytest.mark.parametrize("game_id", sorted(companion.games.GAMES))
+@pytest.mark.slow
 def test_phones_alone_play_every_game_to_its_end(tmp_path, game_id):
     """A laptop table has no buttons or screens: every decision of every game must be
     on the phones, so a match ends with nothing but what each seat's payload offers."""

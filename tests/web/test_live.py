@@ -251,6 +251,7 @@ def test_the_server_hands_streams_over_and_publishers_write_them(server):
     assert wait_for(lambda: not server.hub._outlets and server.hub.streams == 0, 20)
 
 
+@pytest.mark.slow
 def test_a_phone_that_stops_reading_holds_up_nobody(server):
     """Its socket fills up; publishers leave the rest to its own thread and go on, the
     other phones keep getting every change, and when it reads again it gets the
