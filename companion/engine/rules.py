@@ -351,6 +351,25 @@ class Game:
         Mutineer learns it is the Mutineer), from that seat's own view only."""
         return self.parts.howto.my_secret(view, seat) if self.parts is not None else []
 
+    # -- for bots (companion/bots, docs/bots.md) --------------------------------------
+    def bot_score(self, state: State, seat: int) -> float:
+        """How well ``seat`` stands in ``state``, from 0 (lost) to 1 (won): a bot's
+        search cuts a playout short at a depth and takes this as its outcome. A bot asks
+        it only of re-dealt states (its own draws of what it cannot see). By default
+        every seat stands alike; a game declares its own in ``rules.py``."""
+        return 0.5
+
+    def bot_remember(self, memory: dict[str, Any], view: dict[str, Any], seat: int) -> None:
+        """Keep in ``memory`` what seat ``seat``'s view shows now that a careful player
+        would remember after it is gone (a card turned back face down). By default
+        nothing: the seat's view already holds everything it was shown."""
+
+    def bot_recall(self, state: State, seat: int, memory: dict[str, Any],
+                   rng: random.Random) -> State:
+        """A re-dealt ``state`` made to agree with what ``memory`` remembers (in place;
+        returned). By default unchanged."""
+        return state
+
     # -- for tests --------------------------------------------------------------------
     def redeal(self, state: State, viewer: Viewer, rng: random.Random) -> State:
         """A copy of ``state`` with everything ``viewer`` may not see drawn again,

@@ -177,6 +177,18 @@ class BootyDice(Game):
             details={"lives": list(state["lives"]), "shields": list(state["shields"])},
         )
 
+    def bot_score(self, state: State, seat: int) -> float:
+        """A bot's guess at ``seat``'s chance from the table as it stands: its share of
+        the pirates' standing, each standing Doubloons toward 25 and Lives left (a
+        pirate who is out has none)."""
+        def standing(s: int) -> float:
+            if state["lives"][s] <= 0:
+                return 0.0
+            gold = min(state["doubloons"][s], WIN_DOUBLOONS) / WIN_DOUBLOONS
+            return 0.2 + 0.6 * gold + 0.2 * state["lives"][s] / START_LIVES
+        total = sum(standing(s) for s in range(state["seats"]))
+        return standing(seat) / total if total else 0.0
+
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound on one match's actions.
 

@@ -484,6 +484,15 @@ class CaptainsOrders(Game):
                                     state["options"]["wins"]),
                       {"rounds": state["round"], "round_wins": list(state["wins"])})
 
+    def bot_score(self, state: State, seat: int) -> float:
+        """A bot's guess at ``seat``'s chance: its share of the round wins, each seat
+        counting half a win more for an emptier hand (the Captain's way to win)."""
+        def standing(s: int) -> float:
+            hand = len(state["hands"][s]) if state.get("hands") else HAND_SIZE
+            return 1.0 + state["wins"][s] + 0.5 * (1 - min(hand, HAND_SIZE) / HAND_SIZE)
+        values = [standing(s) for s in range(state["seats"])]
+        return values[seat] / sum(values)
+
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound on one match's actions.
 

@@ -496,6 +496,61 @@ class CardMutiny(Game):
         return Result(winners, final, "The stack is empty and every card was flipped",
                       {"gold": gold, "map_sets": list(state["map_sets"])})
 
+    # -- for bots (docs/bots.md) --------------------------------------------------------
+    def bot_score(self, state: State, seat: int) -> float:
+        """A bot's guess at ``seat``'s chance: its share of the gold the table holds
+        now (each seat counting 200 more, so an empty table is even)."""
+        final = [value + 200 for value in holdings.scores(state)]
+        return final[seat] / sum(final)
+
+    def bot_remember(self, memory: dict[str, Any], view: dict[str, Any], seat: int) -> None:
+        """Grid mode: where each card turned up (or peeked at) lies, as a careful player
+        remembers it once it is face down again (the view keeps no such record). A place
+        emptied forgets its card; a Storm forgets its row."""
+        grid = view["state"]["grid"]
+        if grid is None:
+            return
+        seen: dict[int, str] = memory.setdefault("seen", {})
+        for k, place in enumerate(cell for row in grid for cell in row):
+            if place is None or (isinstance(place, dict) and place["state"] == "taken"):
+                seen.pop(k, None)
+            elif isinstance(place, dict):
+                seen[k] = place["kind"]
+        for peek in view["state"]["me"]["peeks"]:
+            seen[peek["index"]] = peek["card"]["kind"]
+        log = [dict(event) for event in view["state"]["log"]]
+        earlier = memory.get("log", [])
+        fresh = next((log[n:] for n in range(len(log), -1, -1)
+                      if earlier[len(earlier) - n:] == log[:n]), log) if earlier else log
+        for event in fresh:
+            if event["kind"] == "storm":
+                for k in [k for k in seen if k // SIZE == event["row"]]:
+                    del seen[k]
+        memory["log"] = log
+
+    def bot_recall(self, state: State, seat: int, memory: dict[str, Any],
+                   rng: Any) -> State:
+        """A re-dealt grid with every remembered face-down card back where it was seen
+        (swapped with a card of that kind from elsewhere among the face-down cards or
+        the stack; a memory the cards left cannot hold is let go)."""
+        seen = memory.get("seen")
+        if not seen or not is_grid(state) or state["step"] in (DEAL, OVER):
+            return state
+        down = set(holdings.face_down_cells(state))
+        fixed = {k: CODES[kind] for k, kind in seen.items() if k in down}
+        grid, stack = list(state["grid"]), list(state["stack"])
+        for k, code in fixed.items():
+            if grid[k] == code:
+                continue
+            donor = next((j for j in down if grid[j] == code and fixed.get(j) != code), None)
+            if donor is not None:
+                grid[k], grid[donor] = code, grid[k]
+            elif code in stack:
+                where = stack.index(code)
+                grid[k], stack[where] = code, grid[k]
+        state["grid"], state["stack"] = "".join(grid), "".join(stack)
+        return state
+
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound random play stays far below: a memory game has no hard one (two
         players can miss forever), so this is generous."""

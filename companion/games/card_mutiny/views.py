@@ -124,7 +124,9 @@ def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
         raise RedealFailed("card-mutiny: a peek at a card that is not face down")
     cells = [k for k in down if k not in keep]
     places = list(grid)
-    pool = [places[k] for k in cells] + list(state["stack"])
+    # Sorted before the shuffle: the draw then depends on what the viewer knows and on
+    # ``rng`` alone, never on where the hidden cards really lie (a bot's fence).
+    pool = sorted([places[k] for k in cells] + list(state["stack"]))
     rng.shuffle(pool)
     for k in cells:
         places[k] = pool.pop()

@@ -22,7 +22,7 @@ from companion.games.mit_mutiny.data import (ASSIGNED, BALLOT, BUY, CANNON, CHOO
                                              ROLL_STEPS, RUM_TOTAL, SCOUT, SEATS, SETUP,
                                              SPEC, START_RED, START_RUM, TAKE, TRADE_COST,
                                              TREASURE, VOTE_ORDER, WINDOW, State,
-                                             kind_index, log, seat_of)
+                                             infamy, kind_index, log, seat_of)
 
 
 # -- who acts -------------------------------------------------------------------------------
@@ -518,6 +518,12 @@ class MitMutiny(Game):
         winners = list(final["winners"])
         reason = "Most Infamy" if len(winners) == 1 else "Shared victory: tied on Infamy"
         return Result(winners, list(final["total"]), reason, clone(final))
+
+    def bot_score(self, state: State, seat: int) -> float:
+        """A bot's guess at ``seat``'s chance: its share of the Infamy the pirates would
+        end with now (each counting one more, so the first round is even)."""
+        totals = [t + 1 for t in infamy(state)["total"]]
+        return totals[seat] / sum(totals)
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound on one match's actions (chance included), from the data's sizes.

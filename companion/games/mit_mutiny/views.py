@@ -197,7 +197,9 @@ def _islands(twin: State, viewer: Viewer, rng: random.Random) -> None:
     known = set(twin["seen"][viewer]) if isinstance(viewer, int) else set()
     hidden = [i for i, island in enumerate(twin["spaces"])
               if island is not None and i not in known]
-    contents = [twin["spaces"][i] for i in hidden]
+    # Sorted pools before each shuffle: a draw depends on what the viewer knows and on
+    # ``rng`` alone, never on where the hidden cards really are (a bot's fence).
+    contents = sorted(twin["spaces"][i] for i in hidden)
     rng.shuffle(contents)
     for space, island in zip(hidden, contents):
         twin["spaces"][space] = island
@@ -208,6 +210,7 @@ def _cards(twin: State, viewer: Viewer, rng: random.Random) -> None:
     pool = list(twin["deck"])
     for seat in others:
         pool += twin["hands"][seat]
+    pool.sort()
     rng.shuffle(pool)
     for seat in others:
         count = len(twin["hands"][seat])

@@ -511,6 +511,19 @@ class MoonYeti(Game):
                    "mutineer_wins": end["mutineer_wins"]}
         return Result(list(end["winners"]), scores, REASONS[end["reason"]], details)
 
+    def bot_score(self, state: State, seat: int) -> float:
+        """A bot's guess where a playout is cut before the verdict: once the innocent
+        is named, the Mutineer's side stands as one suspect among those left (his
+        chance to escape grows with them); before it, the crew and the Mutineer stand
+        even."""
+        if state["innocent"] is None or state["mutineer"] is None:
+            return 0.5
+        suspects = max(1, len(holders(state)) - 1)
+        escape = 1 - 1 / suspects
+        mutineer_side = seat == state["mutineer"] or (
+            seat == seat_of(state, CHAPLAIN) and chaplain_allied(state))
+        return escape if mutineer_side else 1 - escape
+
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """Deal and time (3), two discussions (2 x seats + 3), two votes (seats + 1
         each, + 1 for a waiting Boatswain's second press), then at most Dead Reckoning

@@ -138,14 +138,16 @@ def _redraw_cards(twin: State, viewer: Viewer, rng: random.Random) -> None:
     known = _known_roles(twin, viewer)
     hidden = [k for k in range(len(ROLES)) if k not in known]
     if twin["cards"] is not None:
-        pool = [m for k in hidden for m in twin["cards"][k]]
+        # Sorted before each shuffle: a draw depends on what the viewer knows and on
+        # ``rng`` alone, never on who really holds what (a bot's fence).
+        pool = sorted(m for k in hidden for m in twin["cards"][k])
         rng.shuffle(pool)
         for j, k in enumerate(hidden):
             twin["cards"][k] = sorted(pool[j * CARD_SIZE:(j + 1) * CARD_SIZE])
         if twin["minute"] is not None:
             twin["mutineer"] = card_mutineer(twin)
     else:
-        suits = [twin["aces"][k] for k in hidden]
+        suits = sorted(twin["aces"][k] for k in hidden)
         rng.shuffle(suits)
         for k, suit in zip(hidden, suits):
             twin["aces"][k] = suit

@@ -1,0 +1,127 @@
+"""The fence between a bot and the match: what one seat knows, and nothing else.
+
+:func:`knowledge_of` is the engine's side of the fence. It reads the live match once
+and hands a bot a :class:`SeatKnowledge`: the seat's own view (``Match.view(seat)``,
+the same door a player's phone goes through), its legal actions, and a way to draw
+private :class:`World` copies consistent with that view. The knowledge keeps no
+reference to the match or its state: the only state it holds is one the game has
+re-dealt for the seat (``Game.redeal``: everything the seat may not see drawn again),
+with a fresh chance seed (the match's seed would tell every future die) and no undo
+history (the host's undo keeps earlier states, secrets and all). Whatever a bot does
+with its knowledge, it cannot reach what another seat holds.
+
+A :class:`World` is a determinization: one guess at the whole state, the bot's own to
+play forward as fast as it can (no journal, no copies, no checks beyond the game's own
+listers: every action it applies comes from the world's legal actions).
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.engine import CHANCE, Action, Actor, Chance, Context, Game, Match, State, clone
+
+#: A chance step that never ends is a bug in a game (as in ``Match``).
+MAX_CHANCE_CHAIN = 1000
+
+
+class World:
+    """One determinized state of a match, private to a bot: play it forward in place."""
+
+    __slots__ = ("game", "state", "seed", "draws", "_context")
+
+    def __init__(self, game: Game, state: State, seed: str, names: list[str]):
+        self.game = game
+        self.state = state
+        self.seed = seed
+        self.draws = 0
+        self._context = Context(names, game.ballots_undoable)
+        self._run_chance()
+
+    def copy(self) -> "World":
+        twin = World.__new__(World)
+        twin.game, twin.state, twin.seed = self.game, clone(self.state), self.seed
+        twin.draws, twin._context = self.draws, self._context
+        return twin
+
+    @property
+    def over(self) -> bool:
+        return self.game.result(self.state) is not None
+
+    def acting(self) -> list[Actor]:
+        """Who may act now (empty once over)."""
+        return self.game.acting(self.state)
+
+    def legal(self, actor: Actor) -> list[Action]:
+        return self.game.legal_actions(self.state, actor)
+
+    def apply(self, actor: Actor, action: Action) -> None:
+        """Apply a listed action, then every chance step it sets off (drawn from the
+        world's own seed, never the match's)."""
+        self.game.apply(self.state, actor, action, self._context)
+        self._run_chance()
+
+    def rewards(self, seats: int) -> list[float]:
+        """Each seat's outcome from 0 to 1: 1 for a winner and 0 for the rest once the
+        match is over, else the game's own ``bot_score``."""
+        result = self.game.result(self.state)
+        if result is not None:
+            return [1.0 if s in result.winners else 0.0 for s in range(seats)]
+        return [min(1.0, max(0.0, float(self.game.bot_score(self.state, s))))
+                for s in range(seats)]
+
+    def _run_chance(self) -> None:
+        for _ in range(MAX_CHANCE_CHAIN):
+            if self.game.result(self.state) is not None:
+                return
+            outcome = self.game.chance_action(self.state, Chance(self.seed, self.draws))
+            if outcome is None:
+                return
+            self.game.apply(self.state, CHANCE, outcome, self._context)
+            self.draws += 1
+        raise RuntimeError(f"{self.game.spec.id}: chance step never ends")
+
+
+@dataclass(frozen=True)
+class SeatKnowledge:
+    """All a bot in seat ``seat`` is given: the rules, the seat's view, its legal
+    actions, and :meth:`sample` (worlds consistent with the view).
+
+    ``view`` is exactly what ``Match.view(seat)`` gives the seat's phone (a copy);
+    ``legal`` is ``view["you"]["legal"]``. ``game`` is the rules alone (a game object
+    holds no match state)."""
+
+    game: Game
+    seat: int
+    seats: int
+    view: dict[str, Any]
+    legal: tuple[Action, ...]
+    _draw: Callable[[random.Random, dict[str, Any] | None], World] = field(repr=False)
+
+    def sample(self, rng: random.Random, memory: dict[str, Any] | None = None) -> World:
+        """A private world: everything the seat may not see drawn again by ``rng``,
+        made to agree with ``memory`` (what the bot remembers of earlier views,
+        ``Game.bot_recall``), with chance seeded from ``rng`` too."""
+        return self._draw(rng, memory)
+
+
+def knowledge_of(match: Match, seat: int) -> SeatKnowledge:
+    """What seat ``seat`` of ``match`` knows now (the engine's side of the fence).
+
+    Reads ``match`` here and never again: the knowledge holds a copy of the seat's view
+    and one re-dealt state, drawn by a generator seeded from that view alone, so two
+    matches that differ only in what the seat cannot see give the same knowledge."""
+    view = json.loads(json.dumps(match.view(seat)))
+    spelled = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    base = match.redealt(seat, random.Random(spelled)).snapshot()["state"]
+    game, names = match.game, list(match.names)
+
+    def draw(rng: random.Random, memory: dict[str, Any] | None) -> World:
+        state = game.redeal(clone(base), seat, rng)
+        if memory:
+            state = game.bot_recall(state, seat, memory, rng)
+        return World(game, state, f"bot/{rng.getrandbits(64)}", names)
+
+    return SeatKnowledge(game, seat, match.seats, view, tuple(view["you"]["legal"]), draw)
