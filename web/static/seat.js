@@ -566,8 +566,8 @@
                                enterkeyhint: "done"});
     const form = el("form", {class: "name-form", id: "name-form", hidden: true},
       el("label", {for: "name-input"}, "Your name at the table"), input,
-      el("button", {type: "submit", class: "choice-back", id: "name-save"}, "Save"),
-      el("button", {type: "button", class: "choice-back", id: "name-skip",
+      el("button", {type: "submit", class: "name-button", id: "name-save"}, "Save"),
+      el("button", {type: "button", class: "name-button", id: "name-skip",
                     onclick: () => { form.hidden = true; }}, "Not now"));
     const open = () => {
       const seat = payload && payload.seat;
