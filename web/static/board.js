@@ -105,7 +105,8 @@ window.MutinyBoard = (() => {
         }
         body.push(el("tr", {}, line));
       }
-      return el("section", {class: "part-grid", style: `--cols:${cols};--rows:${rows}`}, heading(part.title),
+      return el("section", {class: "part-grid", style: `--cols:${cols};--rows:${rows}`,
+                            dataset: {rows: String(rows)}}, heading(part.title),
         el("div", {class: "grid-scroll"},
           el("table", {"aria-label": part.title || `A grid of ${rows} by ${cols}`}, head,
             el("tbody", {}, body))));
@@ -307,9 +308,12 @@ window.MutinyBoard = (() => {
   // Words in fixed places (a grid's cards, a die) are never broken: where the longest
   // word is wider than its place, its font shrinks until it fits. Call it again when
   // the holder's size or type changes (table.js does, as it fits the TV).
+  // The smallest type a word may be given is the holder's data-least (px): the table
+  // display sets its floor there (docs/boards.md); 6 px elsewhere.
   const FITTED = ".part-grid .card-body > span, .die-word, .grid-word";
   function fitWords(holder) {
     if (!holder || holder.hidden) return;
+    const least = Number(holder.dataset.least) || 6;
     const words = [...holder.querySelectorAll(FITTED)];
     words.forEach((node) => node.style.removeProperty("font-size"));
     words.forEach((node) => node.classList.remove("unfit"));
@@ -321,10 +325,10 @@ window.MutinyBoard = (() => {
     });  // measured first, then written: one layout, not one per word
     words.forEach((node, i) => {
       if (!sizes[i]) return;
-      node.style.setProperty("font-size", `${Math.max(6, sizes[i])}px`);
+      node.style.setProperty("font-size", `${Math.max(least, sizes[i])}px`);
       // A card's back too small for its word ("Island" on a phone's map) shows the back
       // alone: the card's label still says it to a screen reader.
-      if (sizes[i] < 6 && node.classList.contains("card-back")) node.classList.add("unfit");
+      if (sizes[i] < least && node.classList.contains("card-back")) node.classList.add("unfit");
     });
     // A ledger whose columns (each as wide as its longest word) are wider than its box
     // becomes one block per seat.

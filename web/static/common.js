@@ -225,10 +225,19 @@ const Mutiny = (() => {
 
   // The score of every seat over the match as an inline SVG step chart.
   // history: [[point, score of seat 1, score of seat 2, ...], ...] (docs/api.md)
-  function scoreChart(history, names, label) {
+  // size: {width, height, font} in CSS pixels, to draw it at exactly the size of its box
+  // with words of that size (the table display); without it, a 530x210 picture that
+  // scales with its box. Null when there is nothing to draw, or no room for the names.
+  function scoreChart(history, names, label, size) {
     const rows = (history || []).filter((row) => Array.isArray(row) && row.length > 1);
     if (!rows.length) return null;
-    const W = 420, H = 210, L = 40, R = 12, T = 12, B = 28, NAMES_W = 110;
+    const font = size ? size.font : 12;
+    const longest = Math.max(4, ...rows[0].slice(1).map((_, seat) =>
+      ((names && names[seat]) || `Seat ${seat + 1}`).length + 2));
+    const NAMES_W = size ? Math.ceil(longest * font * 0.62) + font : 110;
+    const W = size ? size.width - NAMES_W : 420, H = size ? size.height : 210;
+    const L = size ? font * 2.2 : 40, R = size ? font : 12, T = size ? font * 0.6 : 12;
+    const B = size ? font * 1.5 : 28;
     const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "10 3 3 3 3 3", "1 3", "14 6"];
     const seats = Math.max(...rows.map((row) => row.length - 1));
     const xs = rows.map((row) => Number(row[0]) || 0);
@@ -244,12 +253,12 @@ const Mutiny = (() => {
     const ticks = [...new Set([y0, Math.round((y0 + y1) / 2), y1])];
     for (const tick of ticks) {
       parts.push(svg("line", {x1: L, x2: W - R, y1: py(tick), y2: py(tick), class: "grid"}));
-      parts.push(svg("text", {x: L - 6, y: py(tick) + 4, "text-anchor": "end", class: "tick"},
+      parts.push(svg("text", {x: L - 6, y: py(tick) + font / 3, "text-anchor": "end", class: "tick"},
         String(tick)));
     }
     // The x axis counts score changes (not actions: those would tell of hidden moves).
-    parts.push(svg("text", {x: W - R, y: H - 6, "text-anchor": "end", class: "tick"}, "now"));
-    parts.push(svg("text", {x: L, y: H - 6, class: "tick"}, "start"));
+    parts.push(svg("text", {x: W - R, y: H - font / 2, "text-anchor": "end", class: "tick"}, "now"));
+    parts.push(svg("text", {x: L, y: H - font / 2, class: "tick"}, "start"));
     for (let seat = 0; seat < seats; seat++) {
       let d = "", last = null;
       for (const row of rows) {
@@ -266,7 +275,7 @@ const Mutiny = (() => {
       parts.push(svg("path", {d, class: "line", stroke: color, dataset: {seat: String(seat)},
                               "stroke-dasharray": DASHES[seat % DASHES.length]},
         svg("title", {}, name)));
-      parts.push(svg("text", {x: W - R, y: last + 5, "text-anchor": "middle", class: "mark",
+      parts.push(svg("text", {x: W - R, y: last + font * 0.4, "text-anchor": "middle", class: "mark",
                               fill: color}, MARKERS[seat % MARKERS.length]));
       ends.push({seat, y: last, name, color});
     }
@@ -274,17 +283,19 @@ const Mutiny = (() => {
     // up from the bottom edge so that none falls off it (lines that all end at 0 would
     // otherwise stack their names below the chart).
     ends.sort((a, b) => a.y - b.y);
-    const GAP = 13;
+    const GAP = size ? font * 1.15 : 13;
+    if (size && (ends.length * GAP > H - 4 || W - L - R < font * 4)) return null;
     let floor = -Infinity;
-    for (const end of ends) floor = end.at = Math.max(end.y + 4, floor + GAP);
+    for (const end of ends) floor = end.at = Math.max(end.y + font / 3, floor + GAP);
     let ceiling = H - 3 + GAP;
     for (const end of [...ends].reverse()) ceiling = end.at = Math.min(end.at, ceiling - GAP);
     for (const end of ends) {
-      parts.push(svg("text", {x: W - R + 10, y: end.at, class: "end-name", fill: end.color},
+      parts.push(svg("text", {x: W - R + font * 0.8, y: end.at, class: "end-name", fill: end.color},
         `${MARKERS[end.seat % MARKERS.length]} ${end.name}`));
     }
     const legend = ends.map((e) => `${e.name}: ${MARKERS[e.seat % MARKERS.length]}`).join(", ");
     return svg("svg", {viewBox: `0 0 ${W + NAMES_W} ${H}`, class: "chart", role: "img",
+                       style: size ? `font-size:${font}px` : null,
                        "aria-label": `${label || "Score"} over the match (${legend})`}, parts);
   }
 

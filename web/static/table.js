@@ -1,20 +1,34 @@
-// The table display: the public view, big enough to read across the table.
+// The table display: the public view, read from the couch.
 // It draws the public payload (GET /api/public/stream): the game, what the table is doing,
 // whose turn it is, the seats, the game's board (board.js draws its parts: docs/boards.md),
 // scores with a chart of the match, the story so far, and the game's own panel when
-// web/static/games/<id>.js has one.
+// web/static/games/<id>.js has one. reveal.js marks the big moments; howto.js teaches the
+// game beside the board. Sizes: tv.css (1rem is 1/45 of the screen's height, the least
+// any text on it may be); what does not fit at that size is left out, never drawn smaller.
 "use strict";
 
 (() => {
-  const {el, fill, live, gamePanel, showConnection, COLORS} = window.Mutiny;
+  const {el, fill, live, gamePanel, showConnection, COLORS, scoreChart} = window.Mutiny;
   const {draw: drawBoard, marker, fitWords} = window.MutinyBoard;
   const $ = (id) => document.getElementById(id);
   // Parts that read best beside the table than on it: the story and charts.
   const SIDE_PARTS = new Set(["log", "chart"]);
   let announced = "";
+  let chartOf = null;  // what the side's chart draws: {history, names, label}
 
   function nameOf(names, seat) {
     return (names && names[seat]) || `Seat ${seat + 1}`;
+  }
+
+  // -- drawing, one payload a frame ---------------------------------------------------
+  // Every payload is heard (the reveal beat follows each change), but only the newest is
+  // drawn, once a frame: a burst of changes costs the TV one drawing, not one each.
+  let pending = null, frame = 0;
+  function hear(payload) {
+    if (window.MutinyReveal) window.MutinyReveal.hear(payload);
+    rememberStarted(payload);
+    pending = payload;
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(pending); });
   }
 
   function draw(payload) {
@@ -41,23 +55,12 @@
 
     const board = (match && payload.board) || [];
     const has = (kind) => board.some((part) => part.part === kind);
-    // The result: the board's own result part tells it when there is one.
-    const result = $("result");
-    if (match && match.over && !has("result")) {
-      const winners = ((match.result && match.result.winners) || []).map((s) => nameOf(names, s));
-      result.textContent = winners.length
-        ? `${winners.join(" & ")} ${winners.length > 1 ? "win" : "wins"}!`
-        : "The match has ended.";
-      if (match.result && match.result.reason) {
-        result.append(el("span", {class: "tv-reason"}, match.result.reason));
-      }
-      result.hidden = false;
-    } else {
-      result.hidden = true;
-    }
+    drawResult(match, names, has("result"));
     announce(match, names);
     const turn = (match && !match.over && summary.turn) || [];
     const turnBox = $("turn");
+    // The turn is in the bar and on the seats: the felt's own line shows only a pause.
+    turnBox.classList.toggle("paused", !!(match && match.paused));
     if (match && match.paused) {
       turnBox.textContent = "Paused by the host";
       turnBox.hidden = false;
@@ -81,67 +84,192 @@
     fitScreen();
   }
 
-  // A TV cannot scroll: when the felt or the side holds more than the screen, their
-  // parts get smaller type (and the grid smaller places) until all of it is in sight,
-  // down to a floor that stays readable across the table, then flow in two columns.
-  // Parts are sized in em (docs/boards.md).
-  const SMALLEST = 0.62;
-  // The how-to, while it teaches the game before the first move, is not counted: the
-  // board is sized for the felt it will have to itself.
-  function taught(box) {
-    const howto = box.querySelector(".howto");
-    return howto && howto.offsetHeight > 100 ? howto.offsetHeight + 12 : 0;  // open, not a button
-  }
-  const overflows = (box) => box.scrollHeight - taught(box) > box.clientHeight + 1;
-  function shrink(box, holder, smallest) {
-    holder.style.removeProperty("font-size");
-    holder.style.removeProperty("--fit");
-    fitWords(holder);
-    let scale = 1;
-    for (let tries = 0; tries < 10 && overflows(box) && scale > smallest; tries++) {
-      scale = Math.max(smallest, scale * Math.max(0.8, Math.min(0.97, box.clientHeight / (box.scrollHeight - taught(box)))));
-      holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
-      holder.style.setProperty("--fit", scale.toFixed(3));
-      fitWords(holder);
-    }
-  }
-  function fitBox(box, holder) {
-    holder.classList.remove("columns");
-    if (getComputedStyle(box).overflowY === "visible") {  // a narrow page scrolls instead
-      holder.style.removeProperty("font-size");
-      holder.style.removeProperty("--fit");
-      fitWords(holder);
-    } else {
-      shrink(box, holder, SMALLEST);
-      // Still too much at the smallest type: the parts flow in two columns (a wide felt),
-      // in type a notch smaller still if they must.
-      if (overflows(box) && holder.clientWidth > 560) {
-        holder.classList.add("columns");
-        shrink(box, holder, SMALLEST - 0.12);
+  // The result, when the board has no result part of its own to tell it.
+  function drawResult(match, names, told) {
+    const result = $("result");
+    if (match && match.over && !told) {
+      const winners = ((match.result && match.result.winners) || []).map((s) => nameOf(names, s));
+      result.textContent = winners.length
+        ? `${winners.join(" & ")} ${winners.length > 1 ? "win" : "wins"}!`
+        : "The match has ended.";
+      if (match.result && match.result.reason) {
+        result.append(el("span", {class: "tv-reason"}, match.result.reason));
       }
+      result.hidden = false;
+    } else {
+      result.hidden = true;
     }
   }
 
-  function fitScreen() {
-    fitBox(document.querySelector(".tv-table"), $("board"));
-    // The side holds the scores, the story, tonight's standings and the join codes: all
-    // of it shrinks together (its cards are sized in em).
-    const side = document.querySelector(".tv-side");
-    fitBox(side, side);
+  // -- how to play, once a match has begun --------------------------------------------
+  // howto.js shows the game's how-to beside the board until the match's first public
+  // change (the payload's howto.before_first_action). A table restarted mid-match must not
+  // teach it again: this display remembers each match it saw begun (kept in the browser
+  // across reloads), and a match it knows has begun keeps the how-to closed.
+  const STARTED_KEY = "mutiny-table-started";
+  const started = new Set((() => {
+    try { return JSON.parse(localStorage.getItem(STARTED_KEY) || "[]"); } catch (error) { return []; }
+  })());
+  function rememberStarted(payload) {
+    const match = payload && payload.match;
+    const howto = payload && payload.howto;
+    if (!match || !howto) return;
+    if (howto.before_first_action === false && !started.has(match.match)) {
+      started.add(match.match);
+      try {
+        localStorage.setItem(STARTED_KEY, JSON.stringify([...started].slice(-20)));
+      } catch (error) { /* a browser that keeps nothing: this page still remembers */ }
+    }
+    document.body.classList.toggle("howto-done",
+      howto.before_first_action !== false && started.has(match.match));
   }
-  // Fit again when the window, the felt's size (the seats' row above it grows) or the
-  // how-to in the felt (howto.js draws it after us) changes.
+
+  // -- fitting the screen -------------------------------------------------------------
+  // A TV cannot scroll, and nothing on it may be smaller than 1rem. The felt's parts start
+  // a notch larger and come down to 1rem; if the board still holds more than the felt,
+  // parts are left out from the end of the board (a game lists what matters first: the
+  // result, what the table is doing now), then the last parts inside its groups, and a
+  // line says what the phones still show. The side leaves out, in order, the help, the
+  // story's older lines, the score list (the seats show the scores), the chart, then the
+  // story. The chart takes what room the side has left, drawn at that size.
+  const LARGEST = 1.2;
+  const overflows = (box) => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+  const rem = () => parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+
+  function shrink(box, holder, least) {
+    let scale = LARGEST;
+    const set = () => {
+      holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
+      fitWords(holder);
+    };
+    set();
+    while (overflows(box) && scale > 1) {
+      scale = Math.max(1, scale - 0.05);
+      set();
+    }
+    holder.dataset.least = String(least);
+  }
+
+  // Leave out nodes (in order, each added to gone) while box overflows.
+  function leaveOut(box, candidates, gone = [], after = null) {
+    for (const node of candidates) {
+      if (!overflows(box)) break;
+      node.classList.add("tv-left-out");
+      gone.push(node);
+      if (after) after();
+    }
+  }
+
+  function titleOf(node) {
+    const heading = node.querySelector(".part-title");
+    return heading ? heading.textContent : null;
+  }
+
+  function fitFelt(least) {
+    const felt = document.querySelector(".tv-table");
+    const board = $("board");
+    board.dataset.least = String(least);
+    board.querySelectorAll(".tv-left-out").forEach((node) => node.classList.remove("tv-left-out"));
+    const more = $("more");
+    more.hidden = true;
+    if (getComputedStyle(felt).overflowY === "visible") {  // a narrow page scrolls instead
+      board.style.removeProperty("font-size");
+      fitWords(board);
+      return;
+    }
+    shrink(felt, board, least);
+    if (!overflows(felt)) return;
+    const kept = (node) => !["headline", "result"].includes(node.dataset.part);
+    const top = [...board.children].filter(kept);
+    // From the end of the board (the first part stays, unless a result tells the end):
+    // a group's last parts first (each group keeps its first), then the whole part; last,
+    // the inner parts of what is left.
+    const inner = (node) => [...node.querySelectorAll(".group-parts")]
+      .flatMap((parts) => [...parts.children].slice(1).reverse());
+    const gone = [];
+    const say = () => {  // the titles of what is out of sight (a part, not its insides)
+      const titles = gone.filter((node) => !node.parentElement.closest(".tv-left-out"))
+        .map(titleOf).filter(Boolean);
+      more.textContent = titles.length
+        ? `Also on every phone: ${titles.join(", ")}.` : "More on every phone.";
+      more.hidden = false;
+    };
+    const ended = !!board.querySelector(':scope > [data-part="result"]');
+    for (const node of top.slice(ended ? 0 : 1).reverse()) {
+      if (!overflows(felt)) break;
+      leaveOut(felt, inner(node), gone, say);
+      if (overflows(felt)) {
+        node.classList.add("tv-left-out");
+        gone.push(node);
+        say();
+      }
+    }
+    for (const node of top) leaveOut(felt, inner(node), gone, say);
+  }
+
+  function fitSide(least) {
+    const side = document.querySelector(".tv-side");
+    side.querySelectorAll(".tv-left-out").forEach((node) => node.classList.remove("tv-left-out"));
+    $("side-board").dataset.least = String(least);
+    const chart = $("chart");
+    const narrow = getComputedStyle(side).overflowY === "visible";
+    // The chart needs a line of height per name at its right end, and two for its axes.
+    const lines = chartOf ? Math.max(0, ...chartOf.history.map((row) => row.length - 1)) : 0;
+    chart.hidden = !chartOf;
+    chart.style.setProperty("min-height", `${(lines * 1.15 + 2.6).toFixed(2)}rem`);
+    fill(chart);
+    if (narrow) {
+      side.style.removeProperty("font-size");
+    } else {
+      shrink(side, side, least);
+      const logLines = [...side.querySelectorAll(".side-board .log-lines li")];
+      leaveOut(side, [
+        $("help"),
+        ...logLines.slice(0, -3),
+        ...side.querySelectorAll(".night-matches, .night-chart"),
+        $("scores-card"),
+        chart,
+        ...side.querySelectorAll(".side-board > *"),
+        ...side.querySelectorAll(".howto-section + .howto-section"),
+      ].filter(Boolean));
+    }
+    chart.style.removeProperty("min-height");
+    if (chartOf && !chart.classList.contains("tv-left-out")) {
+      const box = chart.getBoundingClientRect();
+      const pad = 0.8 * least;
+      const picture = box.width > 0 && scoreChart(chartOf.history, chartOf.names, chartOf.label,
+        {width: Math.floor(box.width - pad * 2), height: Math.floor((narrow ? 14 * least : box.height) - pad),
+         font: least});
+      if (picture) fill(chart, picture); else chart.hidden = true;
+    }
+  }
+
+  let fitting = false;
+  function fitScreen() {
+    fitting = true;
+    try {
+      const least = rem();
+      document.body.classList.toggle("teaching", !!$("howto-panel") &&
+                                     !document.body.classList.contains("howto-done"));
+      fitFelt(least);
+      fitSide(least);
+    } finally {
+      fitting = false;
+      sideWatch.takeRecords();  // our own changes to the side are not news
+    }
+  }
+  // Fit again when the window, the felt's size or what others draw into the side
+  // (howto.js, night.js) changes.
   let refit = 0;
   const fitSoon = () => {
+    if (fitting) return;
     cancelAnimationFrame(refit);
     refit = requestAnimationFrame(fitScreen);
   };
   window.addEventListener("resize", fitSoon);
   new ResizeObserver(fitSoon).observe(document.querySelector(".tv-table"));
-  new MutationObserver(fitSoon).observe($("howto"), {childList: true, subtree: true});
-  // night.js draws tonight's standings and the join codes into the side after us.
-  new MutationObserver(fitSoon).observe(document.querySelector(".tv-side"),
-                                        {childList: true, subtree: true});
+  const sideWatch = new MutationObserver(fitSoon);
+  sideWatch.observe(document.querySelector(".tv-side"), {childList: true, subtree: true});
 
   // Say a result once to a screen reader (the headline is a polite live region already).
   function announce(match, names) {
@@ -194,8 +322,9 @@
         style: `--seat-color:${COLORS[seat % COLORS.length]}`,
         dataset: {seat: String(seat)},
       },
-      el("span", {class: "tv-seat-no"}, marker(seat), ` Seat ${seat + 1}`),
-      el("span", {class: "tv-seat-name"}, nameOf(playing && match ? names : table.names, seat)),
+      el("span", {class: "tv-seat-no sr-only"}, `Seat ${seat + 1}`),
+      el("span", {class: "tv-seat-name"}, marker(seat),
+         nameOf(playing && match ? names : table.names, seat)),
       el("span", {class: "tv-seat-status"}, winners.includes(seat) ? "winner" : status),
       scores && playing && scores[seat] !== undefined && scores[seat] !== null
         ? el("span", {class: "tv-seat-score"}, String(scores[seat])) : null));
@@ -206,7 +335,11 @@
   function drawScores(summary, names, history, match) {
     const card = $("scores-card");
     const scores = summary.scores;
-    if (!match || !scores || !scores.length) { card.hidden = true; return; }
+    if (!match || !scores || !scores.length) {
+      card.hidden = true;
+      chartOf = null;
+      return;
+    }
     card.hidden = false;
     $("score-label").textContent = summary.score_label || "Scores";
     const top = Math.max(...scores);
@@ -217,7 +350,9 @@
     marker(seat),
     el("span", {class: "who"}, nameOf(names, seat)),
     el("b", {}, String(value)))));
-    fill($("chart"), window.Mutiny.scoreChart(history, names, summary.score_label || "Score"));
+    // Drawn by fitSide, at the size the side leaves it; once a score has moved (before,
+    // a flat line tells nothing and takes the story's room).
+    chartOf = history.length > 1 ? {history, names, label: summary.score_label || "Score"} : null;
   }
 
   function drawTallies(tallies) {
@@ -234,7 +369,7 @@
   }
 
   window.MutinyPace.soundButton($("sound"));
-  live("/api/public/stream", "/api/public/view", draw, (state) => {
+  live("/api/public/stream", "/api/public/view", hear, (state) => {
     showConnection($("conn"), state);
     if (state === "live") window.MutinyPace.sync();
   });
