@@ -29,9 +29,10 @@ def create_app(table: Table, hub: Hub, sim: Any = None,
     app.extensions["mutiny"] = {"table": table, "hub": hub, "screens": screens or hub,
                                 "sim": sim, "pin": table.pin}
 
-    from companion.web import api, guard, home, pages, quick, static_files
+    from companion.web import api, compress, guard, home, pages, quick, static_files
     guard.install(app)
     static_files.install(app)
+    compress.install(app)  # pages and JSON gzipped for a browser that takes it
     app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

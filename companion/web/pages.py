@@ -7,6 +7,7 @@ import math
 import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from companion.access import CodeLocked
 from companion.table import lobby
@@ -128,9 +129,31 @@ def seat():
     # A phone whose seat was taken over still gets the page: it says so (seat.js).
     phone = auth.phone_from_cookie()
     access = current_app.extensions["mutiny"]["table"].access
-    if access.phone_seat(phone) is None and access.taken_over(phone) is None:
+    seat = access.phone_seat(phone)
+    if seat is None and access.taken_over(phone) is None:
         return redirect(url_for("pages.join"))
-    return render_template("seat/index.html")
+    first = None if seat is None else first_payload(seat)
+    response = current_app.make_response(render_template("seat/index.html", first=first))
+    if first is not None:  # it holds the seat's secrets: never kept by the browser
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+#: What a JSON text may not hold raw inside an HTML ``<script>`` element: ``</script>``
+#: would end it, and ``&`` and ``'`` are escaped as the pages escape names everywhere.
+_NOT_IN_SCRIPT = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                                "'": "\\u0027"})
+
+
+def first_payload(seat: int) -> Markup:
+    """Seat ``seat``'s current payload as JSON text for the page's
+    ``<script type="application/json" id="first-payload">``: the phone draws its first
+    screen from it without waiting for the live stream (seat.js). JSON is data, not a
+    script: the Content Security Policy allows no inline script, and runs none here.
+    The characters HTML could read inside the element are written as JSON escapes,
+    which mean the same to ``JSON.parse``."""
+    _serial, text = current_app.extensions["mutiny"]["table"].payload_text(seat)
+    return Markup(text.translate(_NOT_IN_SCRIPT))
 
 
 @bp.get("/table")

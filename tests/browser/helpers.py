@@ -9,6 +9,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any, Callable
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -170,16 +171,25 @@ def failed_requests(page: Page) -> list[str]:
             if not ("/stream" in line and "ERR_ABORTED" in line)]
 
 
-#: The accessibility checker, vendored from npm (web/static/vendor/axe-core/README.md).
-AXE = "/static/vendor/axe-core/axe.min.js"
+#: The accessibility checker, vendored from npm (tests/browser/vendor/axe-core/README.md):
+#: a test-only file, never served by the companion.
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 
 
-def axe_violations(page: Page, base_url: str) -> list[dict[str, Any]]:
+def axe_violations(page: Page, base_url: str = "") -> list[dict[str, Any]]:
     """What axe-core finds wrong with the page as it is now (WCAG 2.1 A and AA and best
-    practices), each as ``{id, impact, help, nodes: [selector and html, ...]}``. The
-    script is loaded from the server like the page's own, so the page's CSP allows it."""
+    practices), each as ``{id, impact, help, nodes: [selector and html, ...]}``.
+
+    The companion never serves axe: Playwright answers one address of the page's own
+    site with the test's copy (a route inside the browser, the server never asked) and
+    puts it in as a script tag from there, so the page's CSP ('self' only, no inline
+    script) allows it as it allows the page's own scripts."""
     if not page.evaluate("() => !!window.axe"):
-        page.add_script_tag(url=base_url + AXE)
+        origin = base_url or page.evaluate("() => location.origin")
+        address = origin + "/__tests__/axe.min.js"
+        page.route(address, lambda route: route.fulfill(
+            path=str(AXE), content_type="text/javascript; charset=utf-8"))
+        page.add_script_tag(url=address)
     found = page.evaluate("""async () => {
         const result = await window.axe.run(document, {
           runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",

@@ -596,7 +596,27 @@
   nameEntry();
   wireReveal();
   wirePick();
+  // The page holds the seat's payload as it was when the page was made (pages.py): the
+  // first screen is drawn from it at once, before the stream opens; the stream's first
+  // payload, the same one unless something changed meanwhile, is then not drawn again.
+  let firstText = "";
+  const first = $("first-payload");
+  if (first) {
+    try {
+      payload = JSON.parse(first.textContent);
+      firstText = JSON.stringify(payload);
+      window.Mutiny.record(payload);
+      draw();
+    } catch (error) {
+      payload = null;  // unreadable: the stream draws the first screen
+    }
+  }
   live("/api/seat/stream", "/api/seat/view", (next) => {
+    if (firstText) {
+      const same = JSON.stringify(next) === firstText;
+      firstText = "";
+      if (same) return;
+    }
     payload = next;
     if (armed && armed.until < Date.now()) armed = null;
     draw();
