@@ -11,7 +11,10 @@ from typing import Any, Sequence
 import companion.games
 from companion import __version__
 from companion.errors import MutinyError
-from companion.simulate import SimulationReport, simulate
+from companion.bots.search import LEVELS
+from companion.simulate import SimulationReport, describe, simulate
+
+LEVEL_NAMES = tuple(LEVELS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,13 +41,24 @@ def _parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games")
     games.set_defaults(run=cmd_games)
 
-    sim = sub.add_parser("simulate", help="play random matches and report figures")
+    sim = sub.add_parser("simulate", help="play matches (random players or bots) and "
+                         "report figures")
     sim.add_argument("game", help="game id (see `mutiny games`)")
     sim.add_argument("-n", "--matches", type=int, default=100, help="matches to play")
     sim.add_argument("--seats", type=int, help="seats (default: 4 where the game allows)")
     sim.add_argument("--seed", default="0", help="base seed; match i uses SEED-i")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option (repeatable); VALUE is JSON or a plain word")
+    sim.add_argument("--bots", choices=LEVEL_NAMES, metavar="LEVEL",
+                     help="bots play (easy, normal or hard; default: random players)")
+    sim.add_argument("--against", choices=("random", *LEVEL_NAMES), metavar="WHO",
+                     help="with --bots: one bot seat per match (each seat in turn), the "
+                     "others played by WHO (random or a level)")
+    sim.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="bot matches in N processes (e.g. the machine's cores)")
+    sim.add_argument("--compare-option", action="append", default=[], metavar="NAME=VALUE",
+                     help="also play the same matches with this option changed "
+                     "(repeatable) and show both side by side")
     sim.set_defaults(run=cmd_simulate)
     pre = sub.add_parser("preview", help="play a match to a point and print a seat's "
                          "screen; --board saves the table display as PNG")
@@ -276,15 +290,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     options = spec.resolve_options(_parse_options(args.option))
     if args.matches < 1:
         raise SystemExit("mutiny: -n must be at least 1")
-    bar = ProgressBar(args.matches, f"{spec.id} x{seats}")
-    try:
-        report = simulate(game, args.matches, seats, args.seed, options, bar.update)
-    except RuntimeError as exc:
+    if args.against and not args.bots:
+        raise SystemExit("mutiny: --against needs --bots LEVEL")
+    runs = [options]
+    if args.compare_option:
+        runs.append(spec.resolve_options({**options, **_parse_options(args.compare_option)}))
+    reports = []
+    for n, run_options in enumerate(runs):
+        bar = ProgressBar(args.matches, f"{spec.id} x{seats}" + (f" ({'AB'[n]})" if n else ""))
+        try:
+            reports.append(simulate(game, args.matches, seats, args.seed, run_options,
+                                    bar.update, players=args.bots or "random",
+                                    against=args.against, workers=args.workers))
+        except RuntimeError as exc:
+            bar.close()
+            print(f"mutiny: {exc}", file=sys.stderr)
+            return 1
         bar.close()
-        print(f"mutiny: {exc}", file=sys.stderr)
-        return 1
-    bar.close()
-    _print_report(report, options)
+    if len(reports) == 1 and not args.bots:
+        _print_report(reports[0], options)
+    else:
+        print("\n".join(describe(reports, ["A", "B"][:len(reports)])))
     return 0
 
 

@@ -1,22 +1,33 @@
-"""Random-playout simulation: many matches of random legal moves, with figures.
+"""Simulation: many matches of random players or bots, with figures.
 
-Used by ``mutiny simulate``; plays through the same ``Match`` the table uses.
+Used by ``mutiny simulate``; plays through the same ``Match`` the table uses. Random
+players pick any legal move of anyone who may act. Bots (``companion.bots``) get only
+their seat's knowledge, as at the table. ``workers`` spreads matches over processes
+(standard-library multiprocessing, one machine); match ``i`` is seeded ``SEED-i``
+whichever process plays it, so a run gives the same figures on any number of workers.
 """
 from __future__ import annotations
 
+import math
+import multiprocessing
 import random
 import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from companion.engine import Match
+import companion.games
+from companion.bots import Bot, Level, knowledge_of
+from companion.engine import HOST_ACTIONS, Match
 from companion.engine.rules import Game
+
+#: What plays a seat: ``"random"`` or a bot level (``"easy"``, ``"normal"``, ``"hard"``).
+RANDOM = "random"
 
 
 @dataclass
 class SimulationReport:
-    """What a batch of random matches did."""
+    """What a batch of matches did."""
 
     game: str
     seats: int
@@ -25,6 +36,15 @@ class SimulationReport:
     lengths: list[int] = field(default_factory=list)
     step_times: dict[str, list[float]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: Who played: every seat ``players[0]``, or (with ``against``) one seat at a time
+    #: ``players[0]``, turn about, and the others ``against``.
+    players: str = RANDOM
+    against: str | None = None
+    #: Matches the rotating seat (``players`` when ``against`` is set) won.
+    lead_wins: int = 0
+    #: Seconds per bot decision, by level.
+    decisions: dict[str, list[float]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def slowest_step(self) -> tuple[str, float, float] | None:
         """(step, worst seconds, mean seconds) of the step whose worst action took longest."""
@@ -33,6 +53,25 @@ class SimulationReport:
         name = max(self.step_times, key=lambda k: max(self.step_times[k]))
         times = self.step_times[name]
         return name, max(times), statistics.fmean(times)
+
+    def share(self, seat: int) -> tuple[float, float, float]:
+        """Seat ``seat``'s win share with its 95% Wilson interval."""
+        return wilson(self.wins[seat], self.matches)
+
+    def lead_share(self) -> tuple[float, float, float]:
+        """The rotating seat's win share (with ``against``), with its 95% interval."""
+        return wilson(self.lead_wins, self.matches)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """The share ``wins / n`` and its Wilson score interval (95% for z = 1.96): unlike
+    the normal approximation it stays inside [0, 1] and behaves at 0 and n wins."""
+    if n == 0:
+        return 0.0, 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_random(game: Game, seats: int, seed: str, options: dict[str, Any],
@@ -52,23 +91,158 @@ def play_random(game: Game, seats: int, seed: str, options: dict[str, Any],
     return match
 
 
+def play_seats(game: Game, seats: int, seed: str, options: dict[str, Any],
+               players: list[str | Level]) -> tuple[Match, dict[str, list[float]]]:
+    """One match in which seat ``s`` is played by ``players[s]`` (``"random"``, a bot
+    level's name or a :class:`~companion.bots.Level`), each bot seeing only its seat's
+    knowledge. Returns the match and each level's decision times (seconds). A seat that
+    is not a bot, and the host where a game lets the host move on, pick at random among
+    the game's own moves."""
+    rng = random.Random(f"policy/{seed}")
+    match = Match.create(game, seats, options, seed=seed)
+    bots = {s: Bot(game, s, who, seed=seed) for s, who in enumerate(players) if who != RANDOM}
+    watching = [bot for bot in bots.values() if bot.watches]
+    times: dict[str, list[float]] = {}
+    while not match.is_over:
+        acting = match.acting()
+        if not acting:
+            raise RuntimeError(f"seed {seed}: nobody can act at step {match.step()!r}")
+        actor = rng.choice(acting)
+        if actor in bots:
+            started = time.perf_counter()
+            action = bots[actor].choose(knowledge_of(match, actor))
+            times.setdefault(bots[actor].level.name, []).append(time.perf_counter() - started)
+        else:
+            action = rng.choice([a for a in match.legal_actions(actor)
+                                 if a["type"] not in HOST_ACTIONS])
+        match.apply(actor, action)
+        for bot in watching:
+            bot.watch(match.view(bot.seat))
+    return match, times
+
+
+def lineup(seats: int, players: str, against: str | None, index: int) -> list[str]:
+    """Who plays each seat in match ``index``: ``players`` everywhere, or ``players`` in
+    seat ``index mod seats`` (so every seat takes its turn) and ``against`` elsewhere."""
+    if against is None:
+        return [players] * seats
+    return [players if s == index % seats else against for s in range(seats)]
+
+
+def _one_match(job: tuple[str, int, str, dict[str, Any], list[str]]) -> dict[str, Any]:
+    """A worker's match (by game id: a process looks the game up itself)."""
+    game_id, seats, seed, options, players = job
+    match, times = play_seats(companion.games.get(game_id), seats, seed, options, players)
+    return {"winners": match.result().winners, "length": match.version, "times": times}
+
+
 def simulate(game: Game, count: int, seats: int, seed: str = "0",
              options: dict[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None) -> SimulationReport:
-    """Play ``count`` random matches; raise on the first error (with its seed)."""
-    report = SimulationReport(game.spec.id, seats, wins=[0] * seats)
+             progress: Callable[[int], None] | None = None,
+             players: str = RANDOM, against: str | None = None,
+             workers: int = 1) -> SimulationReport:
+    """Play ``count`` matches; raise on the first error (with its seed).
+
+    ``players`` plays every seat (random, or a bot level); with ``against``, it plays
+    one seat per match, turn about, and ``against`` the others. Only all-random play
+    times each step. ``workers`` > 1 plays bot matches in that many processes."""
+    options = options or {}
+    report = SimulationReport(game.spec.id, seats, wins=[0] * seats, players=players,
+                              against=against, options=dict(options))
     started = time.perf_counter()
-    for i in range(count):
-        match_seed = f"{seed}-{i}"
-        try:
-            match = play_random(game, seats, match_seed, options or {}, report)
-        except Exception as exc:
-            raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
-        for winner in match.result().winners:
-            report.wins[winner] += 1
-        report.lengths.append(match.version)
-        report.matches += 1
-        if progress:
-            progress(i + 1)
+    if players == RANDOM and against is None:
+        for i in range(count):
+            match_seed = f"{seed}-{i}"
+            try:
+                match = play_random(game, seats, match_seed, options, report)
+            except Exception as exc:
+                raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
+            _count(report, i, {"winners": match.result().winners, "length": match.version})
+            if progress:
+                progress(i + 1)
+    else:
+        jobs = [(game.spec.id, seats, f"{seed}-{i}", options, lineup(seats, players, against, i))
+                for i in range(count)]
+        for i, found in enumerate(_run(jobs, workers)):
+            _count(report, i, found)
+            if progress:
+                progress(i + 1)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _run(jobs: list[tuple], workers: int):
+    """Each job's outcome, in the jobs' order, from this process or a pool."""
+    if workers <= 1:
+        for job in jobs:
+            yield _guarded(job)
+        return
+    with multiprocessing.Pool(workers) as pool:
+        yield from pool.imap(_guarded, jobs, chunksize=1)
+
+
+def _guarded(job: tuple) -> dict[str, Any]:
+    try:
+        return _one_match(job)
+    except Exception as exc:
+        raise RuntimeError(f"match with seed {job[2]!r} failed: {exc!r}") from exc
+
+
+def _count(report: SimulationReport, index: int, found: dict[str, Any]) -> None:
+    for winner in found["winners"]:
+        report.wins[winner] += 1
+    if report.against is not None and index % report.seats in found["winners"]:
+        report.lead_wins += 1
+    for name, times in found.get("times", {}).items():
+        report.decisions.setdefault(name, []).extend(times)
+    report.lengths.append(found["length"])
+    report.matches += 1
+
+
+# -- the figures in words --------------------------------------------------------------
+
+def _percent(share: tuple[float, float, float]) -> str:
+    p, low, high = share
+    return f"{100 * p:.1f} ({100 * low:.1f}-{100 * high:.1f})"
+
+
+def _who(report: SimulationReport) -> str:
+    if report.against is None:
+        return f"{report.players} in every seat"
+    return f"{report.players} in one seat (each seat in turn) against {report.against}"
+
+
+def describe(reports: list[SimulationReport], labels: list[str]) -> list[str]:
+    """Side-by-side tables of one or more runs (same game and seats, other options):
+    win share per seat with its 95% Wilson interval, the rotating seat's share against
+    the rest, match lengths and each level's decision times."""
+    first = reports[0]
+    lines = [f"{first.game}: {first.matches} matches, {first.seats} seats, {_who(first)}"]
+    for label, report in zip(labels, reports):
+        lines.append(f"  {label}: options {_options(report.options)}")
+    header = ["seat"] + [f"{label} win % (95% CI)" for label in labels]
+    rows = [[str(s + 1)] + [_percent(r.share(s)) for r in reports] for s in range(first.seats)]
+    if first.against is not None:
+        rows.append([f"{first.players} seat"] + [_percent(r.lead_share()) for r in reports])
+    lines += _table(header, rows)
+    for label, report in zip(labels, reports):
+        lengths = report.lengths
+        lines.append(f"{label} length: mean {statistics.fmean(lengths):.1f} actions"
+                     f" (shortest {min(lengths)}, longest {max(lengths)})")
+        for name, times in sorted(report.decisions.items()):
+            ordered = sorted(times)
+            p50, p95 = ordered[len(ordered) // 2], ordered[int(0.95 * (len(ordered) - 1))]
+            lines.append(f"{label} {name} bot decisions: {len(times)}, p50 {p50 * 1000:.0f} ms,"
+                         f" p95 {p95 * 1000:.0f} ms")
+        lines.append(f"{label} time: {report.seconds:.1f} s")
+    return lines
+
+
+def _options(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+            for row in [header, *rows]]

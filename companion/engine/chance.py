@@ -20,9 +20,18 @@ class Chance:
     """The random source for one chance step of a match."""
 
     def __init__(self, seed: str, draw: int, clock: Clock | None = None):
-        # Seeding from a string hashes it (SHA-512), the same on every platform.
-        self._rng = random.Random(f"{seed}/{draw}")
+        self._seed = f"{seed}/{draw}"
+        self._generator: random.Random | None = None
         self._clock = clock or datetime.now
+
+    @property
+    def _rng(self) -> random.Random:
+        """The draw's generator, seeded when first used: the engine makes a Chance after
+        every action to ask whether one is due, and most often none is. Seeding from a
+        string hashes it (SHA-512), the same on every platform."""
+        if self._generator is None:
+            self._generator = random.Random(self._seed)
+        return self._generator
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
         """Roll ``count`` dice of ``sides`` faces; faces are 1..sides."""

@@ -401,7 +401,9 @@ class Match:
                      if a["type"] == kind]
         wanted = canonical(action)
         for legal in same_type:
-            if canonical(legal) == wanted:
+            # Equal values first (cheap); the spelling then tells True from 1, which
+            # Python holds equal. Equal spellings mean equal values, so nothing is lost.
+            if legal == action and canonical(legal) == wanted:
                 return legal
         raise self._why_illegal(action, same_type)
 
