@@ -202,6 +202,7 @@ class Table:
         with self._lock:
             if version is not None and version != self._payloads.turn(actor):
                 raise ActionRejected("stale", "the table has moved on; look again")
+            before = self._acting_now, self._buttons_of
             self._acting_now = actor
             self._buttons_of = actor if screen_first else None
             try:
@@ -218,7 +219,7 @@ class Table:
                 else:
                     version = self._apply(self._current(), actor, action)
             finally:
-                self._acting_now = self._buttons_of = None
+                self._acting_now, self._buttons_of = before
             return version
 
     def _acted(self, actor: Actor) -> int:
@@ -259,22 +260,26 @@ class Table:
         """A seat's buttons confirmed a choice. Errors go to that seat's screen."""
         with self._lock:
             self._last_error.pop(seat, None)
+            self._buttons_of = seat  # whatever it changes, its screen is drawn first
             try:
-                if lobby.is_lobby_action(action):
-                    self._buttons_of = seat
-                    try:
-                        self._lobby(seat, action)
-                    finally:
-                        self._buttons_of = None
-                elif self._offered(seat, action):
-                    self.submit(seat, action, screen_first=True)
-                    return  # (submit has refreshed: a second refresh finds nothing new)
-                else:
-                    raise ActionRejected("stale", "that choice is gone; look again")
-            except ActionRejected as exc:
-                self._last_error[seat] = exc.message
-                log.info("seat %d: %s rejected: %s", seat + 1, action.get("type"), exc.code)
-            self.refresh()
+                self._take_press(seat, action)
+            finally:
+                self._buttons_of = None
+
+    def _take_press(self, seat: int, action: dict[str, Any]) -> None:
+        """The body of :meth:`press`, with the lock held and the seat's buttons noted."""
+        try:
+            if lobby.is_lobby_action(action):
+                self._lobby(seat, action)
+            elif self._offered(seat, action):
+                self.submit(seat, action, screen_first=True)
+                return  # (submit has refreshed: a second refresh finds nothing new)
+            else:
+                raise ActionRejected("stale", "that choice is gone; look again")
+        except ActionRejected as exc:
+            self._last_error[seat] = exc.message
+            log.info("seat %d: %s rejected: %s", seat + 1, action.get("type"), exc.code)
+        self.refresh()
 
     def _lobby(self, seat: int, action: dict[str, Any]) -> None:
         # Only what seat 1 was offered: a start while a match is played, or a "New

@@ -13,7 +13,6 @@ import functools
 import json
 import os
 import re
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -180,14 +179,14 @@ def freeze(data: dict[str, Any]) -> str:
 
 def keep_deal(state: State, islands: list[Any], cards: list[dict[str, Any]],
               deck: list[str]) -> None:
-    """Put the deal into ``state`` in the shape the engine copies fastest: the dealt data
-    frozen into one string (:func:`freeze`) and the deck's card ids interned (copies of
-    the state share one string per kind of card). A speed trick, fenced here: the rest
-    of the game reads the deal through :func:`dealt` and the deck as plain strings. The
-    benchmark behind it is ``bench/engine_bench.py`` (mit-mutiny's apply; the figures in
-    docs/performance.md, "Why each speed trick is there")."""
+    """Put the deal into ``state``: the dealt data frozen into one string (:func:`freeze`),
+    which the engine's copy of the state on every action takes in one piece. A speed
+    trick, fenced here: the rest of the game reads the deal through :func:`dealt`. The
+    benchmark behind it is ``bench/engine_bench.py`` (mit-mutiny's apply, the state's
+    copy its largest part; the figures in docs/performance.md, "Why each speed trick is
+    there")."""
     state["data"] = freeze({"islands": islands, "cards": cards})
-    state["deck"] = [sys.intern(card) for card in deck]
+    state["deck"] = list(deck)
 
 
 @functools.lru_cache(maxsize=32)
