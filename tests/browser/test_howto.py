@@ -21,7 +21,8 @@ def test_the_table_shows_how_to_play_until_the_first_move(browser, serve):
     panel = table.locator("#howto-panel")
     panel.wait_for()
     assert panel.locator("h2").inner_text() == "How to play Booty Dice"
-    howto = live.payload(PUBLIC)["howto"]
+    assert live.payload(PUBLIC)["howto"]["game"] == "booty-dice"  # its texts: fetched
+    howto = live.table.match.game.how_to_play()
     assert howto["goal"] in panel.inner_text()
     assert panel.locator("ol li").count() == 3  # a turn in three lines
     assert "phone" in panel.inner_text()
