@@ -116,12 +116,24 @@ def knowledge_of(match: Match, seat: int) -> SeatKnowledge:
     view = json.loads(json.dumps(match.view(seat)))
     spelled = json.dumps(view, sort_keys=True, separators=(",", ":"))
     base = match.redealt(seat, random.Random(spelled)).snapshot()["state"]
-    game, names = match.game, list(match.names)
+    draw = _Draw(match.game, seat, base, list(match.names))
+    return SeatKnowledge(match.game, seat, match.seats, view, tuple(view["you"]["legal"]),
+                         draw)
 
-    def draw(rng: random.Random, memory: dict[str, Any] | None) -> World:
-        state = game.redeal(clone(base), seat, rng)
+
+@dataclass(frozen=True)
+class _Draw:
+    """:meth:`SeatKnowledge.sample`'s worlds, from the one re-dealt ``base`` state: an
+    object, not a closure, so the knowledge pickles (the table's bots search in a
+    process of their own, docs/bots.md)."""
+
+    game: Game
+    seat: int
+    base: State
+    names: list[str]
+
+    def __call__(self, rng: random.Random, memory: dict[str, Any] | None) -> World:
+        state = self.game.redeal(clone(self.base), self.seat, rng)
         if memory:
-            state = game.bot_recall(state, seat, memory, rng)
-        return World(game, state, f"bot/{rng.getrandbits(64)}", names)
-
-    return SeatKnowledge(game, seat, match.seats, view, tuple(view["you"]["legal"]), draw)
+            state = self.game.bot_recall(state, self.seat, memory, rng)
+        return World(self.game, state, f"bot/{rng.getrandbits(64)}", self.names)
