@@ -160,6 +160,16 @@
     }
   }
 
+  // Then bring back, the most important first, whatever fits in the room that leaving
+  // out a large part made (a small part after it). Returns what stays out.
+  function bringBack(box, gone) {
+    for (const node of [...gone].reverse()) {
+      node.classList.remove("tv-left-out");
+      if (overflows(box)) node.classList.add("tv-left-out");
+    }
+    return gone.filter((node) => node.classList.contains("tv-left-out"));
+  }
+
   function titleOf(node) {
     const heading = node.querySelector(".part-title");
     return heading ? heading.textContent : null;
@@ -205,6 +215,9 @@
       }
     }
     for (const node of top) leaveOut(felt, inner(node), gone, say);
+    const out = bringBack(felt, gone);
+    gone.splice(0, gone.length, ...out);
+    if (gone.length) say(); else more.hidden = true;
   }
 
   function fitSide(least) {
@@ -223,6 +236,7 @@
     } else {
       shrink(side, side, least);
       const logLines = [...side.querySelectorAll(".side-board .log-lines li")];
+      const gone = [];
       leaveOut(side, [
         $("help"),
         ...logLines.slice(0, -3),
@@ -231,7 +245,9 @@
         chart,
         ...side.querySelectorAll(".side-board > *"),
         ...side.querySelectorAll(".howto-section + .howto-section"),
-      ].filter(Boolean));
+      ].filter(Boolean), gone);
+      // (The story's lines stay in order: none comes back between two left out.)
+      bringBack(side, gone.filter((node) => node !== $("help") && !logLines.includes(node)));
     }
     chart.style.removeProperty("min-height");
     if (chartOf && !chart.classList.contains("tv-left-out")) {
