@@ -190,7 +190,7 @@ class Payloads:
             own_faults = [f for f in faults if f.get("seat") == seat + 1]
             seat_made_of = (
                 "seat", match and match.id, self.turn(seat), names[seat], display, summary,
-                board, views[seat] if match and playing else None,
+                board if playing else None, views[seat] if match and playing else None,
                 timer if playing else None, own_faults,
                 nudges.for_seat(seat) if nudges else None)
             self._store_made_of(seat, seat_made_of, functools.partial(

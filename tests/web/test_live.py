@@ -204,8 +204,13 @@ def test_the_acting_seats_frame_comes_before_any_phone_hears_of_it_under_load(se
             if table.match.is_over:
                 table.match = None
                 table.start("moon-yeti", 8, seed=f"order-{pressed}")
-            seat = next(s for s in table.match.acting()
-                        if isinstance(s, int) and hw[s].display and hw[s].display.choices)
+
+            def drawn_seat():  # a seat to act whose screen shows its choices now
+                return next((s for s in table.match.acting() if isinstance(s, int)
+                             and hw[s].display and hw[s].display.choices
+                             and hw[s].display.choices == table.display(s).choices), None)
+            assert wait_for(lambda: drawn_seat() is not None, 10)
+            seat = drawn_seat()
             version = table.match.version
 
             def caught_up():  # every phone has read the last change's event
