@@ -1,0 +1,21 @@
+"""bench/bots.py runs and prints its row (figures are read, never asserted)."""
+from __future__ import annotations
+
+from bench import bots
+
+
+def test_the_bot_benchmark_prints_a_row_per_game_and_seat_count(capsys):
+    rows = bots.run(["moon-yeti"], matches=1, hard_matches=0, easy_matches=1,
+                    which="smallest", workers=1, random_matches=4)
+    assert [(row["game"], row["seats"]) for row in rows] == [("moon-yeti", 4)]
+    row = rows[0]
+    assert row["normal_n"] == 1 and row["hard"] is None and 0 <= row["random_share"] <= 1
+    assert set(row["times"]) == {"easy", "normal"}
+    out = capsys.readouterr().out
+    assert "moon-yeti        4 seats  random seat" in out and "normal vs random" in out
+
+
+def test_seat_counts_are_the_smallest_and_a_middle_one():
+    assert bots.seat_counts("moon-yeti", "both") == [4, 6]
+    assert bots.seat_counts("mit-mutiny", "both") == [4]
+    assert bots.seat_counts("booty-dice", "smallest") == [2]
