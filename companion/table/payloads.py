@@ -149,10 +149,13 @@ class Payloads:
                 night: dict[str, Any] | None = None,
                 timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
                 damage: list[dict[str, str]] | None = None,
-                faults: list[dict[str, Any]] | None = None) -> None:
-        """Rebuild every viewer's payload from ``match`` (None: the lobby), each seat's
-        display and ``views``; bump the turn version of each viewer whose choices
-        changed. ``open_codes`` are the seats whose join code the table display may
+                faults: list[dict[str, Any]] | None = None,
+                bots: Sequence[dict[str, Any] | None] = (),
+                pieces: str | None = None) -> None:
+        """Bring every viewer's payload up to date with ``match`` (None: the lobby), each
+        seat's display and ``views``, building again only the payloads whose inputs
+        changed (:meth:`_store_made_of`); bump the turn version of each viewer whose
+        choices changed. ``open_codes`` are the seats whose join code the table display may
         show (:meth:`Table.code_is_public`). ``pods`` reports the seat pods for the host page; ``night`` is the
         night's standings (:mod:`companion.table.night`), public; ``timer`` the step
         timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
@@ -160,7 +163,10 @@ class Payloads:
         the damaged files earlier starts moved aside (:func:`companion.damage.kept_damage`),
         for the host page only; ``faults`` the seat parts that do not answer
         (``TableHardware.faults``): every one on the table display and the host page, a
-        seat's own on its phone."""
+        seat's own on its phone. ``bots``: each seat's bot or None (its level, name and
+        whether it is thinking, :meth:`TableBots.payload`), in the public ``table`` and
+        the host's seats; ``pieces``: the line asking players to move a bot's real pieces
+        (docs/bots.md, "At the table")."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
@@ -171,11 +177,13 @@ class Payloads:
             "public", match and match.id, views[PUBLIC] if match else None, summary, board,
             seat_count, tuple(names), frozenset(claimed), frozenset(open_codes),
             tuple(map(tuple, self.history)), untouched,
-            timer, faults, nudges.for_table() if nudges else None, night)
+            timer, faults, nudges.for_table() if nudges else None, night, tuple(bots), pieces)
 
         def public_payload() -> dict[str, Any]:
             public = self._public(match, summary, board, views, seat_count, names,
                                   claimed, open_codes, untouched)
+            public["table"]["bots"] = list(bots)
+            public["table"]["pieces"] = pieces
             public["timer"] = timer
             public["faults"] = list(faults)
             if nudges is not None:
@@ -210,6 +218,8 @@ class Payloads:
             if nudges is not None:
                 host["host"]["nudges"] = dict(nudges.switches)
             host["host"]["damage"] = list(damage or [])
+            for seat in host["seats"]:
+                seat["bot"] = bots[seat["index"]] if seat["index"] < len(bots) else None
             return host
         self._store_made_of(HOST, host_made_of, host_payload)
 
