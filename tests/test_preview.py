@@ -26,16 +26,10 @@ FIRST_SCREENS = 3
 #: must go from this list. A game not listed here may cut nothing.
 KNOWN_CUTS = {
     "captains-orders": {"line: Seat N passed a card to Seat N",
-                        "title: Round # over, #/# ready", "title: Round #: Seat N's turn"},
+                        "title: Round #: Seat N's turn"},
     "card-mutiny": {"line: Seat N: match the Copper coin",
-                    "line: Seat N: match the Silver coin", "line: Stack #, # face down",
-                    "line: You: # gold, Captain"},
+                    "line: Seat N: match the Silver coin"},
     "mit-mutiny": {"choice: Make Seat N First Mate", "choice: Make Seat N Quarter Master",
-                   "line: Rum # Crew # S# O# G# P#", "line: Scout Seat N picks an island",
-                   "line: You: First Mate, Captain Seat N",
-                   "line: You: Quarter Master, Captain Seat N",
-                   "line: You: Scout, Captain Seat N",
-                   "line: You: no role yet, Captain Seat N",
                    "private: Rum # Crew # red + # green"},
 }
 CASES = [(game_id, seats) for game_id, game in companion.games.GAMES.items()

@@ -933,6 +933,42 @@ def test_holding_select_shows_the_hand_and_the_table_shows_wins():
     assert summary["scores"] == [1, 0, 0, 0] and summary["score_label"] == "Round wins"
 
 
+def test_the_phone_reads_the_table_in_words_and_the_oled_in_short():
+    match = new((A, B, C, D), wins=1)
+    shown = match.display(1)
+    assert shown.lines[0] == "No order on the table" and shown.short_lines[0] == "No order"
+    assert shown.lines[2] == "Cards in hand: Seat 1 6, Seat 2 6, Seat 3 6, Seat 4 6"
+    assert shown.short_lines[2] == "Cards 6 6 6 6"
+    play(match, turn(match), st(match)["hands"][turn(match)][-1])
+    owner = st(match)["order"]["owner"]
+    order = st(match)["order"]["rank"]
+    assert match.display(1).lines[0] == f"Standing order: {order}, Seat {owner + 1}'s"
+    assert match.display(1).short_lines[0] == f"Order {order} (Seat {owner + 1})"
+
+
+def test_the_end_of_the_match_says_the_round_wins_by_name_on_the_phone():
+    match = new((A, B, C, D), wins=1)
+    accuse(match, 0, 2)
+    assert match.is_over
+    end = match.display(0)
+    # The phone read "Wins 1 0 0 0", the OLED's form.
+    assert end.lines == ("You win the match!", "You win the round!",
+                         "Round wins: Seat 1 1, Seat 2 0, Seat 3 0, Seat 4 0")
+    assert end.short_lines == ("You WIN the game!", "You win the round!", "Wins 1 0 0 0")
+
+
+def test_between_rounds_the_title_fits_and_the_ready_count_is_a_line():
+    match = new((A, B, C, D), (A, B, C, D))
+    accuse(match, 0, 2)
+    match.apply(2, {"type": "next_round"})
+    shown = match.display(1)
+    assert shown.title == "Round 1 over"  # it was "Round 1 over, 1/4 ready", cut on the OLED
+    assert shown.lines == ("Seat 1 wins the round", "The Captain was Seat 3, holding a 1",
+                           "1 of 4 ready for the next round")
+    assert shown.short_lines == ("Seat 1 wins the round", "Captain Seat 3 (1)",
+                                 "Wins 1 0 0 0", "1/4 ready")
+
+
 def test_the_next_round_waits_until_every_seat_has_seen_the_reveal():
     match = new((A, B, C, D), (A, B, C, D))
     accuse(match, 0, 2)

@@ -204,11 +204,24 @@ def test_the_end_names_the_winners_with_the_round_wins():
     end = one(board, "result")
     winners = match.result().winners
     assert end["winners"] == winners and end["scores"] == match.result().scores
-    assert end["lines"][0] in ("First to 1 round wins.",
-                               f"{len(winners)} players reached 1 round wins together.")
+    # (These said "1 round wins" before: one round win, in words.)
+    assert end["lines"][0] in ("First to 1 round win.",
+                               f"{len(winners)} players reached 1 round win together.")
     assert end["lines"][1].startswith("Round 1: ")
     assert one(board, "ledger")["winners"] == winners
     assert one(board, "group", "Round 1: every hand")
+
+
+def test_the_end_headline_names_the_winner_not_the_target():
+    match = new(rounds=1, wins=1)
+    play(match, TYPICAL_ROUND)
+    winners = match.result().winners
+    said = [match.names[w] for w in winners]
+    expected = (f"{said[0]} wins the match with 1 round win" if len(said) == 1 else
+                f"{' and '.join(said)} share the victory with 1 round win each")
+    assert one(match.board(), "headline")["text"] == expected
+    assert match.summary()["headline"] == expected  # it used to say "First to 1 round wins"
+    assert match.result().reason == "First to 1 round win"  # the why stays the reason
 
 
 # -- a seat's panel ------------------------------------------------------------------------

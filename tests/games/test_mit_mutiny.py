@@ -498,6 +498,66 @@ def test_secret_ballot_hides_the_decisions_until_the_scout_has_had_the_last_word
     assert state["changed"] is None  # a secret change stays secret
 
 
+def test_the_public_decision_is_a_move_in_the_open_and_only_a_secret_ballot_blinks():
+    # The phone calls a blinking seat's turn a secret vote: the public, in-order decision
+    # is lit as any move is.
+    match = new()
+    to_decisions(match)
+    assert match.display(3).led == "on" and match.display(0).led == "off"
+    match.apply(3, {"type": "decide", "choice": M})
+    assert match.display(2).lines[1] == \
+        "Scout: mutiny, Quarter Master: not yet, First Mate: not yet"
+    assert match.display(2).short_lines[1] == "Scout mutiny, QM ?, FM ?"
+    match.apply(2, {"type": "decide", "choice": D})
+    match.apply(1, {"type": "decide", "choice": D})
+    assert match.display(3).led == "on"  # the Scout's last word, in the open too
+    secret = new(ballot="secret")
+    to_decisions(secret)
+    assert [secret.display(s).led for s in range(4)] == ["off", "blink", "blink", "blink"]
+    assert secret.display(0).lines[1] == "0 of 3 ballots in"
+    for seat in (1, 2, 3):
+        secret.apply(seat, {"type": "ballot", "choice": D})
+    assert secret.display(3).led == "blink"
+    assert secret.display(0).lines[1] == ("Scout: secret, Quarter Master: secret, "
+                                          "First Mate: secret; the Scout has the last word")
+
+
+def test_the_phone_reads_the_round_role_and_stats_in_words_the_oled_in_short():
+    match = new()
+    to_decisions(match)
+    shown = match.display(3)  # the Scout, in round 1
+    captain = match.names[0]
+    assert shown.title == "Mutiny or defend"  # it was "R1 Mutiny or defend"
+    assert shown.lines[0] == f"Round 1: you are the Scout; {captain} is Captain"
+    assert shown.short_lines[0] == "R1 You: Scout"
+    assert match.display(0).lines[0] == "Round 1: you are the Captain"
+    assert match.display(2).short_lines[0] == "R1 Quarter Master"  # 21 columns
+    pirate = match.view(PUBLIC)["state"]["pirates"][3]
+    crew = f"{pirate['crew']} crew {'die' if pirate['crew'] == 1 else 'dice'}"
+    assert shown.lines[2].startswith(f"You have {pirate['rum']} Rum and {crew}; loot: ")
+    # The OLED's stats fit its 21 columns (they were 24: "Rum # Crew # S# O# G# P#").
+    assert shown.short_lines[2] == f"Rum{pirate['rum']} Crew{pirate['crew']} " + "".join(
+        f"{code}{n}" for code, n in zip("SOGP", pirate["loot"]))
+    assert all(len(line) <= 21 for line in shown.short_lines)
+
+
+def test_the_scouts_pick_names_the_islands_loot_in_words():
+    match = Match.create(GAME, 4, {"dice": "table"}, seed=4)
+    enter(match, {0: [6, 6], 1: [1, 1], 2: [1, 2], 3: [2, 1]})
+    assign(match, 1, 2)
+    match.apply(3, {"type": "look", "space": 4})
+    match.apply(3, {"type": "look", "space": 9})
+    pick = match.display(3).choices[0]
+    seen = match.view(3)["state"]["me"]["islands_seen"][0]
+    cubes = [f"{n} {kind}" for kind, n in
+             zip(("Sugar", "Orange", "Gold", "Plantain"), seen["loot"]) if n]
+    words = cubes[0] if len(cubes) == 1 else ", ".join(cubes[:-1]) + " and " + cubes[-1]
+    # (It read "Pick Cayman Cove (S1 O1 G2 P3)", the OLED's codes.)
+    assert pick.label == f"Pick {seen['name']} ({words}) on space 5"
+    assert pick.short == "Space 5 " + "".join(
+        f"{code}{n}" for code, n in zip("SOGP", seen["loot"]))
+
+
 # -- the battle -------------------------------------------------------------------------------
 
 def test_a_mutiny_won_makes_the_top_mutineer_captain_and_cup_draws_share_all_the_loot():

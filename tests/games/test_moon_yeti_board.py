@@ -19,7 +19,8 @@ from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
-from companion.games.moon_yeti import GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT
+from companion.games.moon_yeti import (CHAPLAIN, GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES,
+                                      WAIT)
 from companion.games.moon_yeti import board as tabletop
 
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Drake", "Kidd"]
@@ -280,6 +281,26 @@ def test_the_crew_wins_when_the_mutineer_is_found_guilty_and_the_title_names_him
     assert end["title"] == f"The crew wins: the Mutineer {NAMES[r['H']]} was found guilty!"
     assert f"The Chaplain, {NAMES[r['C']]}, took no confession and stayed with the crew." \
         in end["lines"]
+
+
+@pytest.mark.parametrize("confessed", [None, "H"])
+def test_a_chaplain_who_is_the_mutineer_is_never_said_to_stay_with_the_crew(confessed):
+    match, r = start(mutineer=CHAPLAIN)
+    if confessed:
+        match.apply(r["C"], {"type": "confess", "target": r[confessed]})
+    ready_all(match)
+    cast(match, {s: [r["C"] if s == r["B"] else r["B"]] for s in range(4) if s != r["H"]}
+         | {r["H"]: [r["B"], None]})
+    decline_until(match, "discuss2")
+    ready_all(match)
+    cast(match, {r["B"]: [r["C"]], r["C"]: [r["H"]], r["H"]: [r["C"]], r["N"]: [r["C"]]})
+    decline_until(match, "over")
+    lines = one(match.board(), "result")["lines"]
+    took = f"{NAMES[r[confessed]]}'s confession" if confessed else "no confession"
+    # It used to read "took no confession and stayed with the crew".
+    assert f"The Chaplain, {NAMES[r['C']]}, was the Mutineer himself and took {took}." \
+        in lines
+    assert not any("stayed with the crew" in line for line in lines)
 
 
 def test_aces_mode_shows_the_ace_of_spades_and_opens_every_ace_at_the_end():

@@ -88,8 +88,9 @@ def stats_words(view: dict[str, Any], seat: int) -> str:
 
 
 def dice_words(view: dict[str, Any]) -> str:
-    """The six dice in words: ``Dice: Doubloon, Cutlass (held), ...`` (``?``: to enter)."""
-    words = [(FACE_NAMES[face] if face else "?") + (" (held)" if held else "")
+    """The six dice in words: ``Dice: Doubloon, Cutlass (held), ...`` (a die still to
+    enter from the table: ``not entered yet``)."""
+    words = [(FACE_NAMES[face] if face else "not entered yet") + (" (held)" if held else "")
              for face, held in zip(view["dice"], view["held"])]
     return "Dice: " + ", ".join(words)
 

@@ -48,7 +48,7 @@ def summary(view: View) -> dict[str, Any]:
     step = state["step"]
     actors = step_actors(state)
     if step == OVER:
-        headline = end_text(state["end"], len(state["winners"]), state["target"])
+        headline = match_won(state, names)
     elif step == SCORED:
         headline = ROUND_TEXTS[state["last_round"]["reason"]]
     elif step == ENTER:
@@ -97,6 +97,18 @@ def _headline(view: View) -> str:
         return f"Round {last['round']} is over: {_winners_words(last['winners'], names)} " \
                "the round"
     return summary(view)["headline"]
+
+
+def match_won(state: View, names: Names) -> str:
+    """Who won the match, with their round wins: ``Anne wins the match with 3 round
+    wins`` (why it ended is the result's reason, said under it)."""
+    winners = state["winners"]
+    if not winners:
+        return "The match is over: nobody wins"
+    wins = kit.plural(state["wins"][winners[0]], "round win")
+    if len(winners) == 1:
+        return f"{kit.seat_name(names, winners[0])} wins the match with {wins}"
+    return f"{kit.name_list(names, winners)} share the victory with {wins} each"
 
 
 def _winners_words(winners: list[int], names: Names) -> str:

@@ -68,10 +68,11 @@ def a_rank(rank: Any) -> str:
 
 def end_text(end: str | None, leaders: int, target: int) -> str:
     """Why the match ended, from its code (``state["end"]``)."""
+    wins = kit.plural(target, "round win")
     if end == "target":
-        return f"First to {target} round wins"
+        return f"First to {wins}"
     if end == "shared":
-        return f"{leaders} players reached {target} round wins together"
+        return f"{leaders} players reached {wins} together"
     return "The round limit: the leaders share the victory"
 
 
@@ -186,60 +187,91 @@ def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
         return texts[step][0 if mine else 1]
     if step == OVER:
         return "Game over"
-    if step == SCORED:  # and how many have seen it: the next round waits for all
-        return (f"Round {state['last_round']['round']} over,"
-                f" {len(state['ready'])}/{state['seats']} ready")
+    if step == SCORED:  # how many have seen it (the next round waits for all): a line
+        return f"Round {state['last_round']['round']} over"
     return "Captain's Orders"
 
 
-def order_line(state: dict[str, Any], names: list[str]) -> str:
+def order_line(state: dict[str, Any], names: list[str], *, short: bool = False) -> str:
+    """The standing order: ``Standing order: 7, Anne's`` (``Order 7 (Anne)`` short)."""
     order = state["order"]
     if order is None:
-        return "No order"
-    return f"Order {order['rank']} ({kit.seat_name(names, order['owner'])})"
+        return "No order" if short else "No order on the table"
+    owner = kit.seat_name(names, order["owner"])
+    return f"Order {order['rank']} ({owner})" if short else \
+        f"Standing order: {order['rank']}, {owner}'s"
 
 
-def _counts_line(label: str, counts: list[int]) -> str:
-    return label + " " + " ".join(str(n) for n in counts)
+#: A line in full words (the phone) and its short form (a 21-column screen).
+Line = tuple[str, str]
 
 
-def _round_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
+def _same(text: str) -> Line:
+    return text, text
+
+
+def _counts_line(label: str, short: str, counts: list[int], names: list[str]) -> Line:
+    """``Round wins: Anne 3, Bonny 1`` (``Wins 3 1`` short): a count per player."""
+    return (f"{label}: " + ", ".join(f"{kit.seat_name(names, s)} {n}"
+                                      for s, n in enumerate(counts)),
+            short + " " + " ".join(str(n) for n in counts))
+
+
+def _round_lines(state: dict[str, Any], names: list[str], seat: int) -> list[Line]:
     last = state["last_round"]
     winners = last["winners"]
     if seat in winners:
-        first = "You win the round!"
+        first = _same("You win the round!")
     elif len(winners) == 1:
-        first = f"{kit.seat_name(names, winners[0])} wins the round"
+        first = _same(f"{kit.seat_name(names, winners[0])} wins the round")
+    elif winners:
+        first = (f"{kit.name_list(names, winners)} share the round",
+                 f"{len(winners)} share the round")
     else:
-        first = f"{len(winners)} share the round" if winners else "Nobody wins the round"
-    captains = last["captains"]
+        first = _same("Nobody wins the round")
+    captains, lowest = last["captains"], last["lowest"]
     if len(captains) == 1:
-        second = f"Captain {kit.seat_name(names, captains[0])} ({last['lowest']})"
+        who = kit.seat_name(names, captains[0])
+        second = (f"The Captain was {who}, holding {a_rank(lowest)}",
+                  f"Captain {who} ({lowest})")
     elif captains:
-        second = f"{len(captains)} Captains ({last['lowest']})"
+        second = (f"The Captains were {kit.name_list(names, captains)}, each holding "
+                  f"{a_rank(lowest)}", f"{len(captains)} Captains ({lowest})")
     else:
-        second = "No Captain"
-    return [first, second, _counts_line("Wins", state["wins"])]
+        second = ("Nobody held a card: there was no Captain", "No Captain")
+    return [first, second]
 
 
-def _lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
-    """Public-safe lines (the OLED at rest)."""
+def _lines(state: dict[str, Any], names: list[str], seat: int
+           ) -> tuple[list[str], list[str]]:
+    """Public-safe lines (the OLED at rest): in full words, and their short forms."""
     step = state["step"]
+    wins = _counts_line("Round wins", "Wins", state["wins"], names)
     if step == OVER:
-        first = "You WIN the game!" if seat in state["winners"] else "You lose"
-        return [first, _round_lines(state, names, seat)[0],
-                _counts_line("Wins", state["wins"])]
+        first = ("You win the match!", "You WIN the game!") if seat in state["winners"] \
+            else _same("You lose")
+        return _split([first, _round_lines(state, names, seat)[0], wins])
     if step == SCORED:
-        return _round_lines(state, names, seat)
+        # The round wins are on the phone's board; the OLED keeps them, with the count.
+        ready, seats = len(state["ready"]), state["seats"]
+        full, short = _split(_round_lines(state, names, seat))
+        return (full + [f"{ready} of {seats} ready for the next round"],
+                short + [wins[1], f"{ready}/{seats} ready"])
     if step == ENTER:
-        return _entry_lines(state, names, seat)
+        return _split(_entry_lines(state, names, seat))
     events = state["events"]
     latest = (kit.word(events[-1], names, EVENT_TEXTS) if events
               else f"{kit.seat_name(names, state['dealer'])} dealt")
-    return [order_line(state, names), latest, _counts_line("Cards", state["sizes"])]
+    return _split([(order_line(state, names), order_line(state, names, short=True)),
+                   _same(latest),
+                   _counts_line("Cards in hand", "Cards", state["sizes"], names)])
 
 
-def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str]:
+def _split(pairs: list[Line]) -> tuple[list[str], list[str]]:
+    return [full for full, _ in pairs], [short for _, short in pairs]
+
+
+def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[Line]:
     """Cards mode, round's end: what is being entered, and the seat's own entries."""
     ending = state["ending"]
     who = kit.seat_name(names, ending["seat"])
@@ -253,12 +285,14 @@ def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[str
     phase = "Lowest cards" if max(need) <= 1 else "Hands for points"
     mine = entries[seat]
     if need[seat] > 1:
-        own = f"You: {len(mine)}/{need[seat]} cards"
+        own = (f"You have entered {len(mine)} of {need[seat]} cards",
+               f"You: {len(mine)}/{need[seat]} cards")
     elif need[seat] == 1:
-        own = f"Your lowest: {mine[0]}" if mine else "Your lowest: ?"
+        own = ((f"Your lowest card: {mine[0]}", f"Your lowest: {mine[0]}") if mine
+               else ("Your lowest card: not entered yet", "Your lowest: ?"))
     else:
-        own = "You have no cards"
-    return [first, phase, own]
+        own = _same("You have no cards")
+    return [_same(first), _same(phase), own]
 
 
 def _private(state: dict[str, Any], names: list[str]) -> list[str]:
@@ -297,9 +331,11 @@ def display(view: dict[str, Any], seat: int) -> Display:
     """The seat's screen, built from its view alone."""
     state, names = view["state"], view["names"]
     shown = choices(view)
+    full, short = _lines(state, names, seat)
     return Display(
         title=_title(state, names, seat),
-        lines=tuple(_lines(state, names, seat)),
+        lines=tuple(full),
+        short_lines=tuple(short),
         choices=shown,
         private=tuple(_private(state, names)),
         led="on" if shown else "off",

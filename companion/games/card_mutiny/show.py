@@ -166,13 +166,27 @@ def status(st: Mapping[str, Any], names: Sequence[str], mine: bool) -> str:
     return "Flip a card" if st["mode"] == "grid" else "Enter the card turned up"
 
 
-def _me(st: Mapping[str, Any], seat: int) -> str:
-    text = f"You: {st['gold'][seat]} gold"
+def _me(st: Mapping[str, Any], seat: int) -> tuple[str, str]:
+    """The seat's gold, map sets and Captaincy, in full words and for 21 columns."""
+    words = [f"{st['gold'][seat]} gold"]
     if st["map_sets"][seat]:
-        text += f", {kit.plural(st['map_sets'][seat], 'map set')}"
+        words.append(kit.plural(st["map_sets"][seat], "map set"))
     if seat in st["captains"]:
-        text += ", Captain"
-    return text
+        words.append("Captain")
+    text = ", ".join(words)
+    return f"You: {text}", _fit(f"You: {text}", text)
+
+
+def _table_line(st: Mapping[str, Any]) -> tuple[str, str]:
+    """What is left to flip, in full words and for 21 columns."""
+    stack, down = st["stack"], st["face_down"]
+    return (f"{kit.plural(stack, 'card')} in the stack, {down} face down",
+            _fit(f"Stack {stack}, {down} face down", f"Stack {stack}, {down} down"))
+
+
+def _fit(text: str, shorter: str) -> str:
+    """``text`` when a 21-column screen holds it, else ``shorter``."""
+    return text if len(text) <= 21 else shorter
 
 
 def display(view: Mapping[str, Any], seat: int) -> Display:
@@ -186,8 +200,9 @@ def display(view: Mapping[str, Any], seat: int) -> Display:
         title = "Your turn"
     else:
         title = f"{kit.seat_name(names, st['turn'])}'s turn"
-    lines = (_me(st, seat), status(st, names, mine),
-             f"Stack {st['stack']}, {st['face_down']} face down")
+    me, where = _me(st, seat), _table_line(st)
+    now = status(st, names, mine)
     private = tuple(f"{p['cell']}: {p['card']['name']}" for p in st["me"]["peeks"])
-    return Display(title=title, lines=lines, choices=choices(legal, names),
+    return Display(title=title, lines=(me[0], now, where[0]),
+                   short_lines=(me[1], now, where[1]), choices=choices(legal, names),
                    private=private, led="on" if legal else "off")

@@ -18,7 +18,7 @@ from companion.games.mit_mutiny.data import (BALLOT, BATTLE_STEPS, BUY_STEPS, CA
                                              ROLLOFF, ROLL_STEPS, SCOUT, SETUP, STORM, TAKE,
                                              TIE, TREASURE, VOTE_ORDER, WINDOW, dice_total,
                                              kind_index)
-from companion.games.mit_mutiny.words import ITEMS, a_cube, kind_name, loot_text
+from companion.games.mit_mutiny.words import ITEMS, a_cube, cubes, kind_name, loot_text
 
 
 View = dict[str, Any]
@@ -52,76 +52,109 @@ def dice_text(dice: list[list[int]]) -> str:
 # -- the seat's screen ----------------------------------------------------------------------
 
 def display(view: View, seat: int) -> Display:
-    """The seat's screen from its engine view: public lines, grouped choices, private
-    details (held select, or the phone)."""
+    """The seat's screen from its engine view: public lines (in full words for the
+    phone, in short forms for the OLED), grouped choices, private details (held
+    select, or the phone)."""
     state, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
     choices = tuple(choice(a, state, names, legal) for a in legal)
+    pairs = _lines(state, names, seat)
+    return Display(title=title(state), lines=tuple(full for full, _ in pairs),
+                   short_lines=tuple(short for _, short in pairs), choices=choices,
+                   private=tuple(private_lines(state, names)), led=_led(state, legal))
+
+
+def _led(state: View, legal: list[Action]) -> str:
+    """On when the seat has something to do; blinking only for a secret ballot (the
+    public decision is made in the open, in turn, like any other move)."""
     if not legal:
-        led = "off"
-    else:
-        led = "blink" if state["step"] in (DECIDE, BALLOT, FINAL) else "on"
-    return Display(title=title(state), lines=tuple(_lines(state, names, seat)),
-                   choices=choices, private=tuple(private_lines(state, names)), led=led)
+        return "off"
+    secret = state["step"] == BALLOT or (
+        state["step"] == FINAL and state["options"]["ballot"] == "secret")
+    return "blink" if secret else "on"
 
 
 def title(state: View) -> str:
-    text = TITLES[state["step"]]
-    if state["round"] and state["step"] != OVER:
-        return f"R{state['round']} {text}"
-    return text
+    """The step in words; the round is on the first line (the title has no room)."""
+    return TITLES[state["step"]]
 
 
-def _lines(state: View, names: list[str], seat: int) -> list[str]:
+#: A line in full words (the phone) and its short form (a 21-column screen).
+Line = tuple[str, str]
+
+
+def _lines(state: View, names: list[str], seat: int) -> list[Line]:
     if state["step"] == OVER:
         return _end_lines(state, names, seat)
     return [_role_line(state, names, seat), *_status(state, names), _stats(state, seat)][:3]
 
 
-def _role_line(state: View, names: list[str], seat: int) -> str:
-    role = state["roles"][seat]
+def _role_line(state: View, names: list[str], seat: int) -> Line:
+    role, rnd, captain = state["roles"][seat], state["round"], state["captain"]
+    when, short_when = (f"Round {rnd}: ", f"R{rnd} ") if rnd else ("", "")
     if role == "captain":
-        return "You are the Captain"
-    captain = state["captain"]
+        return _sentence(f"{when}you are the Captain"), f"{short_when}You are Captain"
     if captain is None:
-        return f"You: {state['pirates'][seat]['color']}"
-    mine = ROLE_NAMES.get(role, "no role yet")
-    return f"You: {mine}, Captain {kit.seat_name(names, captain)}"
+        color = state["pirates"][seat]["color"]
+        return f"You are the {color} pirate", f"You: {color}"
+    mine = ROLE_NAMES.get(role, "")
+    full = (f"{when}you are the {mine}" if mine else f"{when}you have no role yet")
+    short = f"{short_when}You: {mine or 'no role yet'}"
+    if len(short) > 21:
+        short = f"{short_when}{mine or 'No role yet'}"
+    return _sentence(f"{full}; {kit.seat_name(names, captain)} is Captain"), short
 
 
-def _stats(state: View, seat: int) -> str:
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _stats(state: View, seat: int) -> Line:
     pirate = state["pirates"][seat]
-    return f"Rum {pirate['rum']} Crew {pirate['crew']} {loot_text(pirate['loot'])}"
+    crew = kit.plural(pirate["crew"], "crew die", "crew dice")
+    codes = "".join(f"{code}{n}" for code, n in zip(KIND_CODES, pirate["loot"]))
+    return (f"You have {pirate['rum']} Rum and {crew}; loot: {cubes(pirate['loot'], 'none')}",
+            f"Rum{pirate['rum']} Crew{pirate['crew']} {codes}")
 
 
-def _status(state: View, names: list[str]) -> list[str]:
+def _same(text: str) -> Line:
+    return text, text
+
+
+def _status(state: View, names: list[str]) -> list[Line]:
     """One line (two in battle) saying what the table is doing."""
     step = state["step"]
     if step in ROLL_STEPS:
-        return [_roll_status(state, names)]
+        return [_same(_roll_status(state, names))]
     if step == ROLES:
-        return [f"{kit.seat_name(names, state['captain'])} assigns roles"]
+        return [_same(f"{kit.seat_name(names, state['captain'])} assigns roles")]
     if step in (LOOK, CHOOSE, ISLAND):
         scout = kit.seat_name(names, state["roles"].index(SCOUT))
-        return [f"Scout {scout} {'enters loot' if step == ISLAND else 'picks an island'}"]
+        return [{LOOK: (f"Scout {scout} looks at two islands", f"Scout {scout} looks"),
+                 CHOOSE: (f"Scout {scout} picks the island to raid", f"Scout {scout} picks"),
+                 ISLAND: (f"Scout {scout} enters the island's loot",
+                          f"{scout} enters loot")}[step]]
     if step in (TAKE, DIVIDE):
-        return [f"{state['island']['name']}: {loot_text(state['on_island'])}"]
+        island, left = state["island"]["name"], state["on_island"]
+        return [(f"Left on {island}: {cubes(left, 'no loot')}",
+                 f"{island}: {loot_text(left)}")]
     if step == PEEK:
-        return ["First Mate may peek"]
+        return [_same("First Mate may peek")]
     if step in (DECIDE, FINAL):
         return [_decision_line(state)]
     if step == BALLOT:
         ballot = state["ballot"]
-        return [f"Ballots {ballot['ballots_in']}/{ballot['ballots_total']}"]
+        return [(f"{ballot['ballots_in']} of {ballot['ballots_total']} ballots in",
+                 f"Ballots {ballot['ballots_in']}/{ballot['ballots_total']}")]
     if step in BATTLE_STEPS:
         return _battle_lines(state, names)
     if step == CUP:
         cup = state["cup"]
         taker = cup["takers"][cup["next"] % len(cup["takers"])]
-        return [f"{kit.seat_name(names, taker)} draws a cube"]
+        return [_same(f"{kit.seat_name(names, taker)} draws a cube")]
     if step in BUY_STEPS:
-        return [f"{kit.seat_name(names, state['buyer'])} is buying"]
-    return [""]
+        return [_same(f"{kit.seat_name(names, state['buyer'])} is buying")]
+    return [_same("")]
 
 
 def _roll_status(state: View, names: list[str]) -> str:
@@ -132,31 +165,46 @@ def _roll_status(state: View, names: list[str]) -> str:
             ROLLOFF: "Roll-off for Captain"}.get(state["step"], "Rolling dice")
 
 
-def _decision_line(state: View) -> str:
-    """``Scout mutiny, QM defend, FM ?``: the decisions so far, in voting order."""
-    short = {SCOUT: "Scout", "quarter_master": "QM", "first_mate": "FM"}
-    cells = []
+#: The deciding roles on a small screen.
+ROLE_SHORT = {SCOUT: "Scout", "quarter_master": "QM", "first_mate": "FM"}
+
+
+def _decision_line(state: View) -> Line:
+    """The decisions so far, in voting order: ``Scout: mutiny, Quarter Master: defend,
+    First Mate: not yet`` (``Scout mutiny, QM defend, FM ?`` on the OLED). At the
+    Scout's last word after a secret ballot the others' ballots are still secret."""
+    last = state["step"] == FINAL
+    unknown = "secret" if last and state["options"]["ballot"] == "secret" else "not yet"
+    full, short = [], []
     for role in VOTE_ORDER:
-        choice = state["decisions"][state["roles"].index(role)]
-        cells.append(f"{short[role]} {choice or '?'}")
-    return ", ".join(cells) + (" (Scout's last word)" if state["step"] == FINAL else "")
+        choice_ = state["decisions"][state["roles"].index(role)]
+        full.append(f"{ROLE_NAMES[role]}: {choice_ or unknown}")
+        short.append(f"{ROLE_SHORT[role]} {choice_ or '?'}")
+    return (", ".join(full) + ("; the Scout has the last word" if last else ""),
+            ", ".join(short) + (" (Scout's last word)" if last else ""))
 
 
-def _battle_lines(state: View, names: list[str]) -> list[str]:
+def _battle_lines(state: View, names: list[str]) -> list[Line]:
     sums = state["sums"]
-    first = f"Mutiny {sums[MUTINY]} v {sums[DEFEND]} Captain"
+    first = (f"Mutiny {sums[MUTINY]} against {sums[DEFEND]} for the Captain",
+             f"Mutiny {sums[MUTINY]} v {sums[DEFEND]} Captain")
     window = state["window"]
     if state["step"] == WINDOW and window is not None:
-        return [first, f"Cards: {kit.seat_name(names, window['turn'])}'s turn"]
-    return [first, "Resolving a card"]
+        who = kit.seat_name(names, window["turn"])
+        return [first, (f"Battle cards: {who} may play one or pass", f"Cards: {who}'s turn")]
+    return [first, _same("Resolving a card")]
 
 
-def _end_lines(state: View, names: list[str], seat: int) -> list[str]:
+def _end_lines(state: View, names: list[str], seat: int) -> list[Line]:
     final = state["final"]
-    won = "You win!" if seat in final["winners"] else "You lose"
-    return [f"{won} Infamy {final['total'][seat]}",
-            f"Best: {kit.name_list(names, final['winners'])}",
-            " ".join(str(t) for t in final["total"])]
+    won, mine = seat in final["winners"], final["total"][seat]
+    best = kit.name_list(names, final["winners"])
+    return [(f"You win with {mine} Infamy!" if won else f"You lose, with {mine} Infamy",
+             f"{'You win!' if won else 'You lose'} Infamy {mine}"),
+            (f"Most Infamy: {best}", f"Best: {best}"),
+            ("Infamy: " + ", ".join(f"{kit.seat_name(names, s)} {t}"
+                                    for s, t in enumerate(final["total"])),
+             " ".join(str(t) for t in final["total"]))]
 
 
 def private_lines(state: View, names: list[str]) -> list[str]:
@@ -269,9 +317,9 @@ def _choose_words(action: Action, state: View) -> tuple[str, tuple[str, ...], st
     space = action["space"]
     for seen in state.get("me", {}).get("islands_seen", []):
         if seen["space"] == space:
-            cubes = loot_text(seen["loot"])
-            return (f"Pick {seen['name']} ({cubes}) on space {space + 1}", (),
-                    f"Space {space + 1} {cubes.replace(' ', '')}")
+            return (f"Pick {seen['name']} ({cubes(seen['loot'], 'no loot')}) on space "
+                    f"{space + 1}", (),
+                    f"Space {space + 1} {loot_text(seen['loot']).replace(' ', '')}")
     return f"Pick the island on space {space + 1}", (), f"Pick space {space + 1}"
 
 

@@ -403,7 +403,11 @@ def _action_words(state: View, names: Names) -> list[str]:
         out.append(f"The Boatswain, {_name(names, boatswain)}, searched "
                    f"{_name(names, searched)}'s cabin: {found}.")
     confessed = reveal["confession"]
-    if confessed is None:
+    if chaplain == reveal["mutineer"]:  # never with the crew: he was the Mutineer
+        took = "no confession" if confessed is None else f"{_name(names, confessed)}'s confession"
+        out.append(f"The Chaplain, {_name(names, chaplain)}, was the Mutineer himself "
+                   f"and took {took}.")
+    elif confessed is None:
         out.append(f"The Chaplain, {_name(names, chaplain)}, took no confession and "
                    "stayed with the crew.")
     elif reveal["chaplain_allied"]:

@@ -72,8 +72,9 @@ def display(view: View, seat: int) -> Display:
         led = "off"  # any seat may declare, none must: no seat is told it is its move
     else:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
-    return Display(title=TITLES[state["step"]], lines=tuple(_lines(state, names, seat)),
-                   choices=choices, private=tuple(_private_lines(state, names)), led=led,
+    pairs = _lines(state, names, seat)  # (a pair with no full words is the OLED's alone)
+    return Display(title=TITLES[state["step"]], lines=tuple(f for f, _ in pairs if f),
+                   short_lines=tuple(short for _, short in pairs), choices=choices, private=tuple(_private_lines(state, names)), led=led,
                    confirm=CONFIRM)
 
 
@@ -211,34 +212,46 @@ CHOICES: dict[str, Callable[[Action, View, Names, int], Choice]] = {
 }
 
 
-def _lines(state: View, names: Names, seat: int) -> list[str]:
+#: A line in full words (the phone) and its short form (a 21-column screen); a sentence
+#: the OLED wraps has its first row with the full words, the other rows with none.
+Line = tuple[str, str]
+
+
+def _same(text: str) -> Line:
+    return text, text
+
+
+def _lines(state: View, names: Names, seat: int) -> list[Line]:
     """Public-safe lines: the seat's (public) role, then what the table is at."""
     step = state["step"]
     if step == OVER:
-        return _end_lines(state, names, seat)
+        return [_same(line) for line in _end_lines(state, names, seat)]
     role = state["roles"][seat]
-    lines = [f"You: {role}" if role else "Dealing the roles"]
+    lines = [_same(f"You: {role}" if role else "Dealing the roles")]
     if step == DECLARE:
         # Which moment: the time is declared as the roles are announced (rulebook).
-        lines += ["When the roles are", "announced, any seat",
-                  "types the minute" if state["time_source"] == "typed"
-                  else "declares the time"]
-    elif step in (DISCUSS1, VOTE1):
+        how = "types the minute" if state["time_source"] == "typed" else "declares the time"
+        return [lines[0],
+                (f"When the roles are announced, any seat {how}", "When the roles are"),
+                ("", "announced, any seat"), ("", how)]
+    if step in (DISCUSS1, VOTE1):
         minute = state["minute"]
-        lines.append("Aces dealt" if minute is None else f"Time declared :{minute:02d}")
-        lines.append(count_line(state))
+        lines.append(_same("Aces dealt" if minute is None else f"Time declared :{minute:02d}"))
+        lines.append(_same(count_line(state)))
     elif step in (DISCUSS2, VOTE2):
-        lines.append(_innocent_line(state, names))
+        lines.append(_same(_innocent_line(state, names)))
         if state["condemned"] is not None:
-            lines.append(f"Two votes: {_name(names, state['condemned'])}")
-        lines.append(count_line(state))
+            condemned = _name(names, state["condemned"])
+            lines.append((f"Condemned: {condemned} casts two votes", f"Two votes: {condemned}"))
+        lines.append(_same(count_line(state)))
     elif step != CLOCK:
         ballots = state["ballots1"] if step == RECKON else state["ballots2"]
-        lines.append(_tally_line(ballots, names))
+        tally = _tally_line(ballots, names)
+        lines.append((tally if tally == NO_VOTES else f"Votes: {tally}", tally))
         if step == RECAST:
-            lines.append(f"{_name(names, state['course']['seat'])} must change a vote")
+            lines.append(_same(f"{_name(names, state['course']['seat'])} must change a vote"))
         else:
-            lines.append(WAITING_FOR[step])
+            lines.append(_same(WAITING_FOR[step]))
     return lines
 
 
@@ -258,10 +271,13 @@ def _innocent_line(state: View, names: Names) -> str:
     return f"Innocent: {_name(names, state['innocent'])}"
 
 
+NO_VOTES = "No votes"
+
+
 def _tally_line(ballots: list[list[Any]], names: Names) -> str:
     """The live count, most votes first: ``Anne 2, Calico 1``."""
     ranked = sorted(votes.tally(ballots).items(), key=lambda item: -item[1])
-    return ", ".join(f"{_name(names, seat)} {n}" for seat, n in ranked) or "No votes"
+    return ", ".join(f"{_name(names, seat)} {n}" for seat, n in ranked) or NO_VOTES
 
 
 def _end_lines(state: View, names: Names, seat: int) -> list[str]:
