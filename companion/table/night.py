@@ -210,9 +210,11 @@ class Night:
             return copy.deepcopy(self._tonight)
 
     def standings(self, matches: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """One row per player name: matches played, wins, and per game its own score
-        (summed over tonight's matches of that game, where the game keeps a score). Best
-        first: most wins, then fewest matches played, then name."""
+        """One row per player name: its ``rank``, matches played, wins, and per game its
+        own score (summed over tonight's matches of that game, where the game keeps a
+        score). Best first: most wins, then fewest matches played, then name; players
+        equal in wins and matches played share a rank, and the next rank counts them
+        all (standard competition ranking: 1, 2, 2, 4)."""
         rows: dict[str, dict[str, Any]] = {}
         for match in self.matches() if matches is None else matches:
             for seat, name in enumerate(match["players"]):
@@ -228,7 +230,13 @@ class Night:
                 game["wins"] += int(won)
                 if match["score_label"] and seat < len(match["scores"]):
                     game["score"] = (game["score"] or 0) + match["scores"][seat]
-        return sorted(rows.values(), key=lambda r: (-r["wins"], r["played"], r["name"]))
+        ranked = sorted(rows.values(), key=lambda r: (-r["wins"], r["played"], r["name"]))
+        for place, row in enumerate(ranked):
+            above = ranked[place - 1] if place else None
+            tied = above is not None and (above["wins"], above["played"]) == \
+                (row["wins"], row["played"])
+            row["rank"] = above["rank"] if tied else place + 1
+        return ranked
 
     def to_dict(self) -> dict[str, Any]:
         """The whole night: what the JSON export holds."""

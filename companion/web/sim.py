@@ -16,6 +16,7 @@ from flask import (Blueprint, Response, current_app, redirect, render_template, 
                    stream_with_context)
 from PIL import Image
 
+from companion.engine import PUBLIC
 from companion.engine.display import Display
 from companion.seats.screen import ScreenState, render
 from companion.seats.simfaults import KINDS
@@ -99,12 +100,18 @@ def stream():
 
 
 def _match_line(table) -> str:
+    """What the table is doing, in the words the table display says it (the game's
+    headline from the public payload), never the engine's step names or action count
+    (a count that moves on a hidden action would tell of it)."""
     match = table.match
     if match is None:
         return "No match yet: seat 1 picks a game."
-    if match.is_over:
-        return f"{match.game.spec.title}: over."
-    return f"{match.game.spec.title}: step {match.step()!r}, action {match.version}."
+    title = match.game.spec.title
+    summary = table.payload(PUBLIC)[1].get("summary") or {}
+    headline = summary.get("headline") or ("The match is over" if match.is_over else "")
+    if not headline:
+        return f"{title}."
+    return f"{title}: {headline}" + ("" if headline.endswith((".", "!", "?")) else ".")
 
 
 def _json_body() -> dict | tuple[dict, int]:

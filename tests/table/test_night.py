@@ -163,6 +163,29 @@ def test_phones_alone_play_every_game_to_its_end(tmp_path, game_id):
     table.close()
 
 
+def _match(players: list[str], winners: list[str]) -> dict:
+    """One of tonight's matches as the night keeps it (a game without a score)."""
+    return {"game": "moon-yeti", "title": "Moon Yeti", "players": players,
+            "winners": winners, "scores": [], "score_label": ""}
+
+
+def test_tied_players_share_a_rank_and_the_next_rank_counts_them(tmp_path):
+    night = Night(tmp_path / "night.sqlite3")
+    four = ["Ann", "Bo", "Cy", "Di"]
+    matches = [_match(four, [w]) for w in ("Ann", "Ann", "Bo", "Cy")]
+    ranks = [(row["name"], row["rank"]) for row in night.standings(matches)]
+    # Standard competition ranking: the two with one win each are both second (they were
+    # ranked 2 and 3), and Di is fourth.
+    assert ranks == [("Ann", 1), ("Bo", 2), ("Cy", 2), ("Di", 4)]
+    everyone_won = [_match(four, [w]) for w in four]
+    assert [row["rank"] for row in night.standings(everyone_won)] == [1, 1, 1, 1]
+    # Fewer matches for the same wins ranks higher: not a tie.
+    later = matches + [_match(["Eve", "Di"], ["Eve"])]
+    assert [(row["name"], row["rank"]) for row in night.standings(later)] == [
+        ("Ann", 1), ("Eve", 2), ("Bo", 3), ("Cy", 3), ("Di", 5)]
+    night.close()
+
+
 def _rows_in_file(path) -> list[str]:
     """The match ids the night's file holds, read by a connection of its own."""
     with sqlite3.connect(path) as db:

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from companion.engine import HOST
+
 
 def first_event(response):
     """The first Server-Sent Event of a stream, parsed; then the stream is closed."""
@@ -43,6 +45,19 @@ def test_the_stream_starts_with_every_seat_pixel_exact(client, hardware):
         assert base64.b64decode(seat["frame"]) == hardware.frame(seat["seat"]).tobytes()
         assert len(base64.b64decode(seat["frame"])) == 1024
     assert "seat 1 picks a game" in data["match"]
+
+
+def test_the_match_line_says_what_the_table_display_says_not_the_engines_step(
+        client, table):
+    table.start("booty-dice", 4, names=["Anne", "Bonny", "Calico", "Drake"], seed="line")
+    _event, data, _id = first_event(client.get("/sim/stream"))
+    headline = table.match.summary()["headline"]
+    assert headline and data["match"] == f"Booty Dice: {headline}."
+    # It used to read "Booty Dice: step 'deciding', action 1.": the engine's words.
+    assert "step" not in data["match"] and "action" not in data["match"]
+    table.submit(HOST, {"type": "end"})
+    _event, data, _id = first_event(client.get("/sim/stream"))
+    assert data["match"] == "Booty Dice: The match has ended: the host ended it."
 
 
 def test_pressing_a_button_on_the_page_drives_the_pin_and_the_screen(client, hardware):

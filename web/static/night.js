@@ -42,7 +42,7 @@
       el("th", {scope: "col"}, "Played"),
       columns.map(([, game]) => el("th", {scope: "col"}, `${game.title} (${game.score_label})`)));
     const rows = night.standings.map((row, place) => el("tr", {dataset: {name: row.name}},
-      el("th", {scope: "row"}, `${place + 1}. ${row.name}`),
+      el("th", {scope: "row"}, `${row.rank || place + 1}. ${row.name}`),  // ties share a rank
       el("td", {class: "night-wins"}, String(row.wins)),
       el("td", {}, String(row.played)),
       columns.map(([id]) => {
@@ -52,9 +52,19 @@
     return el("table", {class: "night-standings"}, el("thead", {}, head), el("tbody", {}, rows));
   }
 
+  // The seat a player sat at in their newest match: their colour and marker, as on every
+  // board (a player's place in the standings changes; their seat is who they are).
+  function seatOf(night, name, place) {
+    for (const match of night.matches || []) {
+      const seat = match.players.indexOf(name);
+      if (seat >= 0) return seat;
+    }
+    return place;
+  }
+
   // Wins per player as horizontal bars, each with the player's marker: told apart
   // without colour.
-  function winsChart(standings) {
+  function winsChart(standings, night) {
     if (!standings.length) return null;
     const most = Math.max(1, ...standings.map((row) => row.wins));
     const W = 360, ROW = 22, NAME_W = 120, H = standings.length * ROW + 6;
@@ -62,9 +72,10 @@
     standings.forEach((row, index) => {
       const y = index * ROW + 4;
       const width = ((W - NAME_W - 30) * row.wins) / most;
-      const color = COLORS[index % COLORS.length];
+      const seat = seatOf(night, row.name, index);
+      const color = COLORS[seat % COLORS.length];
       parts.push(svg("text", {x: 0, y: y + 14, class: "night-chart-name"},
-        `${MARKERS[index % MARKERS.length]} ${row.name}`));
+        `${MARKERS[seat % MARKERS.length]} ${row.name}`));
       parts.push(svg("rect", {x: NAME_W, y, width: Math.max(width, 1), height: ROW - 6,
                               fill: color}));
       parts.push(svg("text", {x: NAME_W + width + 6, y: y + 14, class: "night-chart-count"},
@@ -95,7 +106,7 @@
     const count = night.count === 1 ? "1 match" : `${night.count} matches`;
     holder.classList.toggle("night-compact", compact);
     fill(holder, el(heading, {}, `Tonight: ${count}`), standingsTable(night),
-         compact ? null : winsChart(night.standings), compact ? null : matchList(night));
+         compact ? null : winsChart(night.standings, night), compact ? null : matchList(night));
   }
 
   // -- the table display: join codes of seats nobody has had tonight ----------------------
