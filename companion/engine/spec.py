@@ -1,6 +1,7 @@
 """Game specs: what a game is called, how many seats it takes, which options it has."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,14 +47,37 @@ class Option:
         return value
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        """The option for ``GET /api/games``: ``help`` as written (rule ids, values as
+        the API takes them) and ``words``, ``choice_words``: the same as the host page
+        shows them (see :func:`host_words`)."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help,
+                               "words": host_words(self.help)}
         if self.choices:
             out["choices"] = list(self.choices)
+            out["choice_words"] = [value_words(choice) for choice in self.choices]
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
         return out
+
+
+#: A ruling's id where an option's help names it (``Y1: ...``, ``... (B2)``): the
+#: docs' cross-reference, nothing a host needs to read.
+_RULE_ID = re.compile(r"^[A-Z]\d+:\s*|\s*\([A-Z]\d+\)")
+#: A value quoted in a help as the API takes it (``'player_recasts'``).
+_VALUE = re.compile(r"'([a-z0-9]+(?:_[a-z0-9]+)*)'")
+
+
+def value_words(value: Any) -> str:
+    """An option's value as a host reads it: ``player_recasts`` -> ``player recasts``."""
+    return str(value).replace("_", " ")
+
+
+def host_words(help_: str) -> str:
+    """An option's help as the host page shows it: without the rulings' ids, each
+    quoted value in the words its list shows (``"player recasts"``)."""
+    return _VALUE.sub(lambda m: f'"{value_words(m.group(1))}"', _RULE_ID.sub("", help_))
 
 
 #: The longest step timer a host may set, in seconds.

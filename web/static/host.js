@@ -317,6 +317,13 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
+  // The help in a host's words (GET /api/games gives them: no rulings' ids, values as
+  // the list shows them).
+  function helpOf(option) {
+    const words = option.words || option.help;
+    return words ? el("p", {class: "help"}, words) : null;
+  }
+
   function optionField(option) {
     const id = `opt-${option.name}`;
     let control;
@@ -324,14 +331,14 @@
       control = el("input", {type: "checkbox", id, name: option.name, checked: option.default,
                              dataset: {kind: "bool"}});
       return el("div", {class: "field check"},
-        el("label", {for: id}, control, el("span", {}, pretty(option.name))),
-        option.help ? el("p", {class: "help"}, option.help) : null);
+        el("label", {for: id}, control, el("span", {}, pretty(option.name))), helpOf(option));
     }
     if (option.choices && option.choices.length) {
       control = el("select", {id, name: option.name,
                               dataset: {kind: typeof option.default === "number" ? "int" : "choice"}},
-        option.choices.map((choice) => el("option", {value: String(choice),
-                                                     selected: choice === option.default}, String(choice))));
+        option.choices.map((choice, n) => el("option", {value: String(choice),
+                                                        selected: choice === option.default},
+          (option.choice_words || [])[n] || String(choice))));
     } else if (typeof option.default === "number") {
       control = el("input", {type: "number", id, name: option.name, step: "1",
                              value: String(option.default), dataset: {kind: "int"},
@@ -341,8 +348,7 @@
                              dataset: {kind: "text"}});
     }
     return el("div", {class: "field"},
-      el("label", {for: id}, pretty(option.name)), control,
-      option.help ? el("p", {class: "help"}, option.help) : null);
+      el("label", {for: id}, pretty(option.name)), control, helpOf(option));
   }
 
   function readOptions() {
