@@ -6,7 +6,7 @@ For each game at its smallest and a middle seat count:
   with a 95% Wilson interval, beside the share a random player takes in that seat;
 - the hard bot in one seat against normal bots;
 - decision times (p50, p95) at each level, as the matches above and a few easy
-  ones met them.
+  ones met them; the levels keep their clock caps, as at the table.
 
     python -m bench.bots --matches 40 --hard-matches 10 --workers 2
     python -m bench.bots --games moon-yeti,captains-orders --seats smallest
@@ -53,11 +53,11 @@ def run(games: list[str], matches: int, hard_matches: int, easy_matches: int,
             rand = simulate(game, random_matches, seats, "bench-random")
             random_share = sum(rand.wins) / (seats * rand.matches)
             normal = simulate(game, matches, seats, "bench-normal", players="normal",
-                              against="random", workers=workers)
+                              against="random", workers=workers, clock=True)
             hard = simulate(game, hard_matches, seats, "bench-hard", players="hard",
-                            against="normal", workers=workers) if hard_matches else None
+                            against="normal", workers=workers, clock=True) if hard_matches else None
             easy = simulate(game, easy_matches, seats, "bench-easy", players="easy",
-                            against="random", workers=workers) if easy_matches else None
+                            against="random", workers=workers, clock=True) if easy_matches else None
             times = {}
             for report in (normal, hard, easy):
                 for name, found in (report.decisions.items() if report else ()):

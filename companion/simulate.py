@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import companion.games
-from companion.bots import Bot, Level, knowledge_of
+from companion.bots import Bot, Level, knowledge_of, level
 from companion.engine import HOST_ACTIONS, Match
 from companion.engine.rules import Game
 
@@ -121,12 +121,18 @@ def play_seats(game: Game, seats: int, seed: str, options: dict[str, Any],
     return match, times
 
 
-def lineup(seats: int, players: str, against: str | None, index: int) -> list[str]:
+def lineup(seats: int, players: str, against: str | None, index: int,
+           clock: bool = False) -> list[str | Level]:
     """Who plays each seat in match ``index``: ``players`` everywhere, or ``players`` in
-    seat ``index mod seats`` (so every seat takes its turn) and ``against`` elsewhere."""
+    seat ``index mod seats`` (so every seat takes its turn) and ``against`` elsewhere.
+    Without ``clock`` a bot level searches its full number of worlds whatever the
+    machine's load (its clock cap off), so a run's figures are the same on any machine
+    and any number of workers."""
+    def player(who: str) -> str | Level:
+        return who if who == RANDOM or clock else level(who, seconds=None)
     if against is None:
-        return [players] * seats
-    return [players if s == index % seats else against for s in range(seats)]
+        return [player(players)] * seats
+    return [player(players) if s == index % seats else player(against) for s in range(seats)]
 
 
 def _one_match(job: tuple[str, int, str, dict[str, Any], list[str]]) -> dict[str, Any]:
@@ -140,12 +146,14 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
              options: dict[str, Any] | None = None,
              progress: Callable[[int], None] | None = None,
              players: str = RANDOM, against: str | None = None,
-             workers: int = 1) -> SimulationReport:
+             workers: int = 1, clock: bool = False) -> SimulationReport:
     """Play ``count`` matches; raise on the first error (with its seed).
 
     ``players`` plays every seat (random, or a bot level); with ``against``, it plays
     one seat per match, turn about, and ``against`` the others. Only all-random play
-    times each step. ``workers`` > 1 plays bot matches in that many processes."""
+    times each step. ``workers`` > 1 plays bot matches in that many processes.
+    ``clock``: bots keep their level's clock cap, as at the table (their decisions then
+    depend on the machine's speed and load)."""
     options = options or {}
     report = SimulationReport(game.spec.id, seats, wins=[0] * seats, players=players,
                               against=against, options=dict(options))
@@ -161,8 +169,8 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
             if progress:
                 progress(i + 1)
     else:
-        jobs = [(game.spec.id, seats, f"{seed}-{i}", options, lineup(seats, players, against, i))
-                for i in range(count)]
+        jobs = [(game.spec.id, seats, f"{seed}-{i}", options,
+                 lineup(seats, players, against, i, clock)) for i in range(count)]
         for i, found in enumerate(_run(jobs, workers)):
             _count(report, i, found)
             if progress:

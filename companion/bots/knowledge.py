@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from companion.engine import CHANCE, Action, Actor, Chance, Context, Game, Match, State, clone
 
@@ -91,20 +91,26 @@ class SeatKnowledge:
 
     ``view`` is exactly what ``Match.view(seat)`` gives the seat's phone (a copy);
     ``legal`` is ``view["you"]["legal"]``. ``game`` is the rules alone (a game object
-    holds no match state)."""
+    holds no match state). Plain data all through, so it pickles: a table may send it
+    to a process of its own for the search."""
 
     game: Game
     seat: int
     seats: int
     view: dict[str, Any]
     legal: tuple[Action, ...]
-    _draw: Callable[[random.Random, dict[str, Any] | None], World] = field(repr=False)
+    #: One state re-dealt for the seat (never the match's own) and the seats' names.
+    _base: State = field(repr=False)
+    _names: tuple[str, ...] = field(repr=False)
 
     def sample(self, rng: random.Random, memory: dict[str, Any] | None = None) -> World:
         """A private world: everything the seat may not see drawn again by ``rng``,
         made to agree with ``memory`` (what the bot remembers of earlier views,
         ``Game.bot_recall``), with chance seeded from ``rng`` too."""
-        return self._draw(rng, memory)
+        state = self.game.redeal(clone(self._base), self.seat, rng)
+        if memory:
+            state = self.game.bot_recall(state, self.seat, memory, rng)
+        return World(self.game, state, f"bot/{rng.getrandbits(64)}", list(self._names))
 
 
 def knowledge_of(match: Match, seat: int) -> SeatKnowledge:
@@ -116,24 +122,5 @@ def knowledge_of(match: Match, seat: int) -> SeatKnowledge:
     view = json.loads(json.dumps(match.view(seat)))
     spelled = json.dumps(view, sort_keys=True, separators=(",", ":"))
     base = match.redealt(seat, random.Random(spelled)).snapshot()["state"]
-    draw = _Draw(match.game, seat, base, list(match.names))
     return SeatKnowledge(match.game, seat, match.seats, view, tuple(view["you"]["legal"]),
-                         draw)
-
-
-@dataclass(frozen=True)
-class _Draw:
-    """:meth:`SeatKnowledge.sample`'s worlds, from the one re-dealt ``base`` state: an
-    object, not a closure, so the knowledge pickles (the table's bots search in a
-    process of their own, docs/bots.md)."""
-
-    game: Game
-    seat: int
-    base: State
-    names: list[str]
-
-    def __call__(self, rng: random.Random, memory: dict[str, Any] | None) -> World:
-        state = self.game.redeal(clone(self.base), self.seat, rng)
-        if memory:
-            state = self.game.bot_recall(state, self.seat, memory, rng)
-        return World(self.game, state, f"bot/{rng.getrandbits(64)}", self.names)
+                         base, tuple(match.names))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import gc
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -123,3 +124,12 @@ def test_no_module_of_the_bots_imports_the_table():
         text = path.read_text()
         assert not any(f"import {name}" in text or f"from {name}" in text
                        for name in FORBIDDEN), path.name
+
+
+def test_knowledge_and_bot_pickle_for_a_search_process_of_their_own():
+    match, seat = next(points("mit-mutiny", 4, "pickled", every=9))
+    knowledge = knowledge_of(match, seat)
+    bot = Bot(match.game, seat, SMALL, seed=4)
+    sent_bot, sent = pickle.loads(pickle.dumps((bot, knowledge)))
+    assert spelled(sent.view) == spelled(knowledge.view)
+    assert sent_bot.choose(sent) == bot.choose(knowledge)
