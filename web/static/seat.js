@@ -64,7 +64,9 @@
     if (match && match.over && match.result) {
       text = $("banner").textContent;
     } else if (led !== "off") {
-      text = `Your turn: ${(display && display.title) || "make your choice"}`;
+      // A title that already says so ("Your turn", "Round 2: your turn") is said alone.
+      const title = (display && display.title) || "make your choice";
+      text = /\byour turn\b/i.test(title) ? title : `Your turn: ${title}`;
     }
     if (text !== spoken) {
       spoken = text;
@@ -204,7 +206,7 @@
       button.disabled = sending;
       const label = button.querySelector(".choice-label");
       const hintNode = button.querySelector(".choice-hint");
-      let hint = "";
+      let hint = "", named = "";
       if (line.group !== undefined) {
         if (line.secret) hiddenGroups += 1;
         button.className = "choice choice-group" + (line.secret ? " secret" : "") +
@@ -213,6 +215,9 @@
         const inside = menuLevel(choices, [...menuPath, line.group]).length;
         button.querySelector(".choice-count").textContent = masked ? "" : String(inside);
         hint = masked ? "hold the eye to read" : "";
+        // Said as words, not as the marks drawn around it ("Row A, opens 7 choices").
+        named = masked ? `Hidden group ${hiddenGroups}: hold the eye button to read it`
+          : `${line.group}, opens ${inside} ${inside === 1 ? "choice" : "choices"}`;
       } else {
         if (line.secret) hiddenChoices += 1;
         const isArmed = !!armed && armed.key === keyOf(line.choice);
@@ -220,7 +225,10 @@
                            (isArmed ? " armed" : "");
         label.textContent = masked ? `Hidden choice ${hiddenChoices}` : line.choice.label;
         hint = isArmed ? "Tap again to choose" : masked ? "hold the eye to read" : "";
+        named = (masked ? `Hidden choice ${hiddenChoices}` : line.choice.label) +
+          (isArmed ? ": tap again to choose it" : masked ? ": hold the eye button to read it" : "");
       }
+      button.setAttribute("aria-label", named);
       button.dataset.secret = line.secret ? "1" : "0";
       hintNode.textContent = hint;
       hintNode.hidden = !hint;
