@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import companion.games
+from companion.bots import LEVELS
 from companion.engine import Choice, Display
 
 #: Start a match: ``{"type": START, "game": id, "players": n}``.
@@ -26,8 +27,12 @@ START = "lobby_start"
 NEW_MATCH = "lobby_back"
 #: Play the finished match again: ``{"type": REMATCH}``.
 REMATCH = "lobby_rematch"
+#: Seat a bot in an empty seat: ``{"type": BOT, "seat": 2, "level": "easy"}``.
+BOT = "lobby_bot"
+#: Stand a seat's bot up: ``{"type": BOT_STANDS, "seat": 2}``.
+BOT_STANDS = "lobby_bot_stands"
 #: Every action type the lobby handles.
-ACTIONS = frozenset({START, NEW_MATCH, REMATCH})
+ACTIONS = frozenset({START, NEW_MATCH, REMATCH, BOT, BOT_STANDS})
 
 TITLE = "Mutiny Table"
 
@@ -71,14 +76,27 @@ def play_again_choices(title: str) -> tuple[Choice, ...]:
     return rematch_choice(title), new_match_choice()
 
 
-def display(seat: int, seat_count: int) -> Display:
-    """What seat ``seat`` shows in the lobby (its phone too): seat 1 picks the game.
-    Seat 1's own screen adds the host PIN behind a held select (``Table``); the
-    display itself never holds it."""
+def bot_choices(empty: list[int], bots: dict[int, str]) -> tuple[Choice, ...]:
+    """Seat 1's choices under "Bots": a bot of each level in each ``empty`` seat, and
+    each seated bot (``bots``: seat -> its name) standing up (docs/bots.md)."""
+    seat_one = [Choice(f"Seat {seat + 1}: a bot, {level}",
+                       {"type": BOT, "seat": seat, "level": level},
+                       group=("Bots", f"Seat {seat + 1}"), short=f"{level.capitalize()} bot")
+                for seat in empty for level in LEVELS]
+    return tuple(seat_one) + tuple(
+        Choice(f"Seat {seat + 1}: {name} stands up", {"type": BOT_STANDS, "seat": seat},
+               group=("Bots",), short=f"Seat {seat + 1}: stand up")
+        for seat, name in sorted(bots.items()))
+
+
+def display(seat: int, seat_count: int, bots: tuple[Choice, ...] = ()) -> Display:
+    """What seat ``seat`` shows in the lobby (its phone too): seat 1 picks the game, and
+    seats or stands up bots (``bots``, :func:`bot_choices`). Seat 1's own screen adds
+    the host PIN behind a held select (``Table``); the display itself never holds it."""
     if seat != 0:
         return Display(title=TITLE, lines=("Waiting for seat 1", "to pick a game."))
     return Display(title="Pick a game", lines=("Which game tonight?",),
-                   choices=start_choices(seat_count), led="on")
+                   choices=start_choices(seat_count) + bots, led="on")
 
 
 def join_address(base_url: str) -> str:

@@ -23,6 +23,7 @@ from companion.engine import Display, Game, Journal, Match
 from companion.engine.rules import Actor, Viewer
 from companion.errors import ActionRejected, JournalError, MutinyError
 from companion.table import lobby
+from companion.table.bots import LEVELS, TAKEN_FROM_BOT, TableBots
 from companion.table.night import Night
 from companion.table.painter import DrawingOrder, SeatDevice, Shown
 from companion.table.payloads import Payloads, Views, chart
@@ -81,6 +82,9 @@ class Table:
         self._owns_timer_clock = timer_clock is None
         self.timekeeper = Timekeeper(timer_clock or MonotonicClock("step-timers"),
                                      self._timer_tick, self._time_up, self.notes)
+        #: The bots in empty seats (docs/bots.md), paced on the step timers' clock.
+        self.bots = TableBots(self.timekeeper.clock, self._lock, lambda: self.match,
+                              self.submit, self.access.phones, self.notes)
         self._order = DrawingOrder(self.devices, hub.publish if hub is not None else None,
                                    background=background_screens)
         #: The seat pods' status for the host page (``pods.pod_report``), if any pods.
@@ -117,6 +121,7 @@ class Table:
                 self.match = loaded
                 self._claimed = set(range(self.seat_count))  # players are seated already
                 self._claimed_tonight = set(self._claimed)
+                self._claimed -= set(self.bots.resume(loaded))  # and its bots again
                 log.info("resumed %s match %s at version %d", loaded.game.spec.id,
                          loaded.id, loaded.version)
             self.refresh()
@@ -149,7 +154,7 @@ class Table:
         with self._lock:
             if self.match is not None and not self.match.is_over:
                 raise ActionRejected("not_now", "a match is being played; end it first")
-            names = names or self.access.names()[:players]
+            names = self.bots.named(list(names or self.access.names()[:players]))
             self.access.new_match()  # last match's join codes stop working (security.md)
             self.match = Match.create(game, players, options, seed=seed, names=names,
                                       clock=self.clock, journal=self.journal)
@@ -286,6 +291,9 @@ class Table:
         # match" while it is not over, is stale.
         if seat != 0:
             raise ActionRejected("not_your_turn", "seat 1 picks the game")
+        if action["type"] in (lobby.BOT, lobby.BOT_STANDS):
+            self._lobby_bot(action)
+            return
         if not self._offered(seat, action):
             raise ActionRejected("stale", "that choice is gone; look again")
         if action["type"] == lobby.NEW_MATCH:
@@ -295,10 +303,51 @@ class Table:
         else:
             self.start(action["game"], action["players"])
 
-    def claim(self, seat: int) -> None:
-        """The seat has a player (a button was pressed, or a phone joined)."""
+    def _lobby_bot(self, action: dict[str, Any]) -> None:
+        """Seat 1 seats a bot, or stands one up (the table checks the seat itself)."""
+        seat = action.get("seat")
+        if type(seat) is not int:
+            raise ActionRejected("bad_value", "name the seat by its index")
+        if action["type"] == lobby.BOT:
+            self.seat_bot(seat, action.get("level"))
+        else:
+            self.stand_bot(seat)
+
+    def seat_bot(self, seat: int, level: Any, seed: str | None = None) -> None:
+        """A bot at ``level`` sits in the empty ``seat`` (no player, no phone), between
+        matches (docs/bots.md). ``seed`` makes its decisions repeatable (tests)."""
         with self._lock:
-            if seat not in self._claimed or seat in self._showing_code:
+            if type(seat) is not int or not 0 <= seat < self.seat_count:
+                raise ActionRejected("no_such_seat", f"this table has seats 1 to {self.seat_count}")
+            if level not in LEVELS:
+                raise ActionRejected("bad_value", "a bot is easy, normal or hard")
+            if self.match is not None and not self.match.is_over:
+                raise ActionRejected("not_now", "a bot sits down between matches")
+            if seat in self._claimed or self.access.phones(seat) or self.bots.sits(seat):
+                raise ActionRejected("seat_taken", f"seat {seat + 1} is not empty")
+            self.bots.sit(seat, level, seed)
+            self.refresh()
+
+    def stand_bot(self, seat: int) -> None:
+        """The bot in ``seat`` stands up: the seat is empty (its code stays off the table
+        display if the bot held a hand tonight)."""
+        with self._lock:
+            if not self.bots.sits(seat):
+                raise ActionRejected("no_bot", f"no bot sits in seat {seat + 1}")
+            self.bots.stand(seat)
+            if self.match is not None:
+                self._claimed_tonight.add(seat)
+            self.refresh()
+
+    def claim(self, seat: int) -> None:
+        """The seat has a player (a button was pressed, or a phone joined): a bot in it
+        stands up, and the seat is told."""
+        with self._lock:
+            took = self.bots.sits(seat)
+            if took:
+                self.bots.stand(seat)
+                self._last_error[seat] = TAKEN_FROM_BOT
+            if took or seat not in self._claimed or seat in self._showing_code:
                 self._claimed.add(seat)
                 self._claimed_tonight.add(seat)
                 self._showing_code.discard(seat)
@@ -321,7 +370,8 @@ class Table:
         """Show ``message`` on the seat's screen and phones until it next acts (a
         phone joined the seat: docs/security.md)."""
         with self._lock:
-            self._last_error[seat] = message
+            if not (message == "Phone joined" and self._last_error.get(seat) == TAKEN_FROM_BOT):
+                self._last_error[seat] = message  # (taking a bot's seat says more)
             self.refresh()
 
     def switch_nudges(self, name: str, on: bool) -> None:
@@ -372,8 +422,10 @@ class Table:
 
     def _display(self, seat: int, views: Views) -> Display:
         # Callers hold the table lock.
-        if self.match is None:
-            display = lobby.display(seat, self.seat_count)
+        if self.bots.sits(seat):  # never the seat's view: its buttons cannot play the bot
+            display = self.bots.display(seat, self.match, views)
+        elif self.match is None:
+            display = lobby.display(seat, self.seat_count, self._bot_choices(seat))
         elif seat >= self.match.seats:
             display = Display(title="Not playing",
                               lines=("This seat sits out", "this match."))
@@ -387,6 +439,14 @@ class Table:
             display = _line_first(display, f"! {error}")
         return display
 
+    def _bot_choices(self, seat: int) -> tuple:
+        """Seat 1's lobby choices for bots: one in each empty seat, or stand one up."""
+        if seat != 0:
+            return ()
+        empty = [s for s in range(self.seat_count) if s not in self._claimed
+                 and not self.access.phones(s) and not self.bots.sits(s)]
+        return lobby.bot_choices(empty, {s: self.bots.name(s) for s in self.bots.seats})
+
     def join_url(self, seat: int) -> str:
         return f"{self.base_url}/J/{self.access.token(seat)}".upper()
 
@@ -399,7 +459,7 @@ class Table:
         empty controller slot: once claimed, a new phone needs a code the host shows
         or the seat's own screen (docs/security.md, "Seats and phones")."""
         match = self.match
-        return (seat not in self._claimed_tonight
+        return (seat not in self._claimed_tonight and not self.bots.sits(seat)
                 and (match is None or seat < match.seats))
 
     def payload(self, viewer: Viewer) -> tuple[int, dict[str, Any]]:
@@ -447,8 +507,11 @@ class Table:
                           for seat in range(self.seat_count)]
         self.nudges.follow(match and match.id, match.step() if match else "",
                            [d.led for d in self._displays], acting)
+        self.bots.watch(match, views)
         self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
-                               names=self.access.names(), claimed=self._claimed,
+                               names=self.bots.named(self.access.names()),
+                               claimed=self._claimed, bots=self.bots.payload(self._displays),
+                               pieces=self.bots.pieces(match, acting),
                                open_codes={s for s in range(self.seat_count)
                                            if self.code_is_public(s)},
                                pods=self.pod_report, night=self.night.payload(),
@@ -462,11 +525,13 @@ class Table:
         just ended (:meth:`_after`). Callers hold the table lock."""
         self._order.rest(self._on_the_devices(), acting=self._acting_now)
         self.night.save()
+        self.bots.follow(self.match)  # a bot whose turn began starts thinking
 
     def _on_the_device(self, index: int, display: Display) -> Shown:
         """What seat ``index``'s device shows for ``display``: the display with the
         step timer, or its join code. Callers hold the table lock."""
-        if index not in self._claimed or index in self._showing_code:
+        if (index not in self._claimed and not self.bots.sits(index)) or \
+                index in self._showing_code:
             return self.join_url(index)
         shown = self._on_the_screen(index, display)
         face = self.timekeeper.face()
@@ -546,11 +611,13 @@ class Table:
             twin._payloads = self._payloads.copy()
             twin.timekeeper, twin._owns_timer_clock = self.timekeeper.copy(), False
             twin.nudges = self.nudges.copy()
+            twin.bots = self.bots.copy(twin._lock, lambda: twin.match, twin.submit)
         twin.refresh()
         return twin
 
     def close(self) -> None:
         """Close the seats, the journal and the seat access file (idempotent)."""
+        self.bots.close()  # its worker process too
         self._order.close()
         self.timekeeper.close()
         if self._owns_timer_clock:

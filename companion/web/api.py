@@ -275,7 +275,8 @@ def host_start():
     # The seats take the names only once the match has started: a refused start
     # changes nothing.
     for seat, name in enumerate((names or [])[:_table().seat_count]):
-        _table().rename(seat, name)
+        if not _table().bots.sits(seat):  # a bot's name is its level, never kept
+            _table().rename(seat, name)
     return jsonify(ok=True, match=match.id)
 
 
@@ -387,6 +388,24 @@ def host_kick(number: int):
     return jsonify(ok=True)
 
 
+@bp.post("/host/seats/<int:number>/bot")
+@auth.host_required
+def host_seat_bot(number: int):
+    """A bot sits in empty seat *n* (no player, no phone), between matches:
+    ``{"level": "easy" | "normal" | "hard"}`` (docs/bots.md, "At the table")."""
+    seat = _seat_index(number)
+    _table().seat_bot(seat, g.body.get("level"))
+    return jsonify(ok=True, name=_table().bots.name(seat))
+
+
+@bp.post("/host/seats/<int:number>/bot/stand")
+@auth.host_required
+def host_stand_bot(number: int):
+    """The bot in seat *n* stands up: the seat is empty (a phone may join it)."""
+    _table().stand_bot(_seat_index(number))
+    return jsonify(ok=True)
+
+
 @bp.get("/host/phones")
 @auth.host_required
 def host_all_phones():
@@ -457,7 +476,7 @@ def public_join():
     table = _table()
     seats = table.match.seats if table.match else table.seat_count
     public = [s for s in range(seats) if table.code_is_public(s)]
-    waiting = sum(not table.is_claimed(s) for s in range(seats))
+    waiting = sum(not table.is_claimed(s) and not table.bots.sits(s) for s in range(seats))
     code = table.access.table_code if public else None
     address = lobby.join_address(table.base_url)
     modules = _qr(table.join_url(public[0])).symbol_size(border=0)[0] if public else None

@@ -26,8 +26,9 @@ def test_seat_one_picks_a_game_and_player_count_with_buttons(table, hardware):
 def test_the_lobby_menu_is_a_game_then_its_player_counts(table):
     choices = table.display(0).choices
     games = [g for g in companion.games.GAMES.values() if g.spec.min_seats <= 4]
-    # The top level names the games, once each, in the registry's order ...
-    assert [item.label for item in menu(choices)] == [g.spec.title for g in games]
+    # The top level names the games, once each, in the registry's order (then "Bots":
+    # the seats are empty, docs/bots.md) ...
+    assert [item.label for item in menu(choices)] == [g.spec.title for g in games] + ["Bots"]
     assert all(item.is_group and not item.secret for item in menu(choices))
     # ... and each game holds one whole decision per number of players it takes.
     for game in games:

@@ -393,8 +393,15 @@
       if (document.activeElement !== input && !input.dataset.dirty) input.value = seat.name || "";
       row.querySelector(".seat-no").textContent = `Seat ${seat.number || index + 1}`;
       const state = row.querySelector(".seat-state");
-      state.textContent = seat.claimed ? "joined" : "not joined";
+      const bot = seat.bot;  // a bot in the seat (docs/bots.md): named by its level
+      state.textContent = bot ? `${bot.name}${bot.thinking ? " \u00b7 thinking" : ""}`
+        : seat.claimed ? "joined" : "not joined";
       row.classList.toggle("claimed", !!seat.claimed);
+      row.classList.toggle("bot", !!bot);
+      input.disabled = !!bot;
+      const between = !payload.match || !!(payload.host && payload.host.over);
+      row.querySelector(".seat-bot").hidden = !!bot || !!seat.claimed || !between;
+      row.querySelector('[data-do="stand"]').hidden = !bot;
       row.classList.toggle("sitting-out", payload.match ? seat.playing === false : false);
       row.querySelector(".seat-playing").textContent =
         payload.match ? (seat.playing === false ? "not playing" : "playing") : "";
@@ -422,13 +429,34 @@
         el("span", {class: "seat-playing"}, "")),
       el("div", {class: "seat-phones", "aria-live": "polite"}, "No phone"),
       form,
+      el("div", {class: "seat-bot", hidden: true},
+        el("select", {"aria-label": `Seat ${number}'s bot level`, dataset: {bot: String(index)}},
+           ...["easy", "normal", "hard"].map((level) => el("option", {value: level}, level))),
+        el("button", {type: "button", dataset: {do: "bot"}, onclick: () => seatBot(number)},
+           "Seat a bot")),
       el("div", {class: "seat-buttons"},
         el("button", {type: "button", dataset: {do: "code"}, onclick: () => showCode(number)},
            "Show code"),
         el("button", {type: "button", dataset: {do: "replace"}, onclick: () => replace(number)},
            "Replace phone"),
         el("button", {type: "button", class: "danger", dataset: {do: "kick"}, onclick: () => kick(number)},
-           "Kick")));
+           "Kick"),
+        el("button", {type: "button", dataset: {do: "stand"}, hidden: true,
+                      onclick: () => standBot(number)}, "Stand the bot up")));
+  }
+
+  // -- bots in empty seats (docs/bots.md, "At the table") --------------------------------
+  async function seatBot(number) {
+    const level = document.querySelector(`select[data-bot="${number - 1}"]`).value;
+    const answer = await post(`/api/host/seats/${number}/bot`, {level});
+    if (answer.ok) say(`A ${level} bot sits in seat ${number}.`, "ok");
+    else refused(answer, `Seat a bot in seat ${number}`);
+  }
+
+  async function standBot(number) {
+    const answer = await post(`/api/host/seats/${number}/bot/stand`, {});
+    if (answer.ok) say(`Seat ${number}'s bot stood up: the seat is empty.`, "ok");
+    else refused(answer, `Stand seat ${number}'s bot up`);
   }
 
   // -- each seat's phone (one at a time: docs/security.md), asked for after every payload

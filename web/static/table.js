@@ -321,16 +321,19 @@
     const items = [];
     for (let seat = 0; seat < count; seat++) {
       const claimed = !!(table.claimed && table.claimed[seat]);
+      const bot = table.bots && table.bots[seat];  // named by its level (docs/bots.md)
       const playing = seat < players;
       const classes = ["tv-seat"];
-      if (!claimed) classes.push("unclaimed");
+      if (bot) classes.push("bot");
+      else if (!claimed) classes.push("unclaimed");
       if (!playing) classes.push("sitting-out");
       if (turn.includes(seat)) classes.push("turn");
       if (winners.includes(seat)) classes.push("winner");
       // A seat that had a player tonight is joined again only by a code the host shows
       // or its own screen, never by one on this display (docs/security.md).
       const open = !!(table.open_code && table.open_code[seat]);
-      const status = (!playing ? "not playing" : claimed ? "joined"
+      const status = (!playing ? "not playing" : bot ? (bot.thinking ? "thinking\u2026" : "bot")
+        : claimed ? "joined"
         : open ? "scan to join" : "ask the host") +
         (turn.includes(seat) ? " \u00b7 their turn" : "");
       items.push(el("li", {
@@ -340,11 +343,13 @@
       },
       el("span", {class: "tv-seat-no sr-only"}, `Seat ${seat + 1}`),
       el("span", {class: "tv-seat-name"}, marker(seat),
-         nameOf(playing && match ? names : table.names, seat)),
+         bot ? bot.name : nameOf(playing && match ? names : table.names, seat)),
       el("span", {class: "tv-seat-status"}, winners.includes(seat) ? "winner" : status),
       scores && playing && scores[seat] !== undefined && scores[seat] !== null
         ? el("span", {class: "tv-seat-score"}, String(scores[seat])) : null));
     }
+    // Real pieces on the table: a player moves the bot's for it.
+    if (table.pieces) items.push(el("li", {class: "tv-pieces", role: "status"}, table.pieces));
     fill($("seats"), items);
   }
 
