@@ -197,6 +197,16 @@ def test_the_active_seat_is_asked_to_end_the_turn_after_a_miss():
     assert [o["cell"] for o in pub(match)["open"]] == ["A1", "A2"]
 
 
+def test_the_phone_reads_the_stack_in_words_and_the_oled_fits_it():
+    match = new(full())
+    shown = match.display(0)
+    stack, down = pub(match)["stack"], pub(match)["face_down"]
+    assert shown.lines[2] == f"{stack} cards in the stack, {down} face down"
+    # 21 columns: "Stack 71, 49 face down" is 22, so the OLED has the shorter form.
+    assert shown.short_lines[2] == f"Stack {stack}, {down} down"
+    assert shown.lines[0] == shown.short_lines[0] == "You: 0 gold, Captain"  # it fits
+
+
 def test_a_coin_then_a_map_is_no_match():
     match = new("gold map gold map map")
     flips(match, "A1", "A2")

@@ -47,6 +47,15 @@ def start(seats: int = 4, mutineer: str = HELMSMAN, seed: int = 3, **options):
     return match, roles_of(match)
 
 
+def test_the_phone_reads_when_to_declare_as_one_sentence():
+    match = Match.create(GAME, 4, {"time_source": "typed"}, seed=3, clock=ten_32)
+    shown = match.display(1)
+    # The phone had the OLED's three rows as three lines: "When the roles are", ...
+    assert shown.lines[1:] == ("When the roles are announced, any seat types the minute",)
+    assert shown.short_lines[1:] == ("When the roles are", "announced, any seat",
+                                     "types the minute")
+
+
 def ready_all(match: Match) -> None:
     step = match.step()
     for seat in range(match.seats):
