@@ -106,9 +106,8 @@ def _match_line(table) -> str:
     match = table.match
     if match is None:
         return "No match yet: seat 1 picks a game."
-    title = match.game.spec.title
-    summary = table.payload(PUBLIC)[1].get("summary") or {}
-    headline = summary.get("headline") or ("The match is over" if match.is_over else "")
+    title = match.game.spec.title + (", over" if match.is_over else "")
+    headline = (table.payload(PUBLIC)[1].get("summary") or {}).get("headline") or ""
     if not headline:
         return f"{title}."
     return f"{title}: {headline}" + ("" if headline.endswith((".", "!", "?")) else ".")

@@ -57,7 +57,7 @@ def test_the_match_line_says_what_the_table_display_says_not_the_engines_step(
     assert "step" not in data["match"] and "action" not in data["match"]
     table.submit(HOST, {"type": "end"})
     _event, data, _id = first_event(client.get("/sim/stream"))
-    assert data["match"] == "Booty Dice: The match has ended: the host ended it."
+    assert data["match"] == "Booty Dice, over: The match has ended: the host ended it."
 
 
 def test_pressing_a_button_on_the_page_drives_the_pin_and_the_screen(client, hardware):
