@@ -1,16 +1,21 @@
-"""Every page passes axe-core (vendored from npm), at rest and while a secret is held;
-motion stops for those who ask; the phone leaves room at 200% text; live regions speak."""
+"""Every page passes axe-core (vendored from npm, tests/browser/vendor/), at rest,
+mid-match, with a secret held and at the end, in every game; motion stops for those who
+ask; the phone leaves room at 200% text; live regions say what changed, once; the
+keyboard stays where the player acted from."""
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
 
+import companion.games
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
     HostClient, PHONE, axe_violations, failed_requests, page_errors, wait_synced, wait_until,
 )
+from tests.browser.test_boards import play, players_for
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake"]
 TV = {"width": 1280, "height": 720}
@@ -120,3 +125,150 @@ def test_the_table_and_the_phone_announce_turns_and_results(browser, serve):
     wait_synced(phone, live, 0)
     assert table.locator("#announce").inner_text() == "The match has ended."
     assert "ended" in phone.locator("#announce").inner_text()
+
+
+def host_page(browser, live):
+    """The host page, logged in with the PIN as a host would."""
+    host = live.page(browser, "/host", viewport={"width": 1024, "height": 768})
+    host.locator("#login").wait_for()
+    host.fill("#pin", live.pin)
+    host.click("#login-button")
+    host.locator("#console").wait_for()
+    return host
+
+
+def hold_the_eye(phone):
+    pad = phone.locator("#reveal-pad").bounding_box()
+    phone.mouse.move(pad["x"] + 20, pad["y"] + 20)
+    phone.mouse.down()
+    wait_until(lambda: phone.locator("#private").is_visible(), "the secrets")
+
+
+def play_to_the_end(live, rng: random.Random) -> None:
+    """Random legal moves until the match ends (the host ends a match that is long)."""
+    play(live.table, 3000, rng)
+    if not live.table.match.is_over:
+        status, _ = HostClient(live).post("/api/host/act", {"action": {"type": "end"}})
+        assert status == 200
+
+
+@pytest.mark.parametrize("game_id", companion.games.ids())
+def test_axe_finds_nothing_in_every_game_at_rest_mid_match_holding_a_secret_and_at_the_end(
+        browser, serve, game_id):
+    players = players_for(game_id)
+    live = serve(seats=max(4, players))
+    HostClient(live).start(game_id, players, {}, (NAMES * 2)[:players])
+    table = live.page(browser, "/table", viewport=TV)
+    phone = live.phone(browser, 0)
+    host = host_page(browser, live)
+    sim = live.page(browser, "/sim/", viewport={"width": 1024, "height": 700})
+    rng = random.Random(game_id)
+    for stage in ("at rest", "mid-match", "the end"):
+        if stage == "mid-match":
+            play(live.table, 12, rng)
+        elif stage == "the end":
+            play_to_the_end(live, rng)
+        wait_synced(table, live, PUBLIC)
+        mine = wait_synced(phone, live, 0)
+        for page, what in ((table, "/table"), (phone, "the phone"), (host, "/host"), (sim, "/sim")):
+            page.wait_for_timeout(150)  # a drawing's last frame (the board's fitting)
+            found = axe_violations(page, live.url)
+            assert found == [], f"{game_id} {stage}, {what}:\n" + "\n".join(
+                f"{v['id']} ({v['impact']}): {v['help']}\n  " + "\n  ".join(v["nodes"])
+                for v in found)
+        if mine["match"].get("secrets") is not False and stage != "the end":
+            hold_the_eye(phone)
+            found = axe_violations(phone, live.url)
+            assert found == [], f"{game_id} {stage}, a secret held: {found}"
+            phone.mouse.up()
+    for page in (table, phone, host, sim):
+        assert not page_errors(page), page_errors(page)
+        assert not failed_requests(page), failed_requests(page)
+
+
+def test_the_phone_says_what_changed_once_and_keeps_the_keyboard_where_it_acted(browser, serve):
+    live = serve(seats=4)
+    HostClient(live).start("card-mutiny", 2, {"first_seat": 1}, NAMES[:2])
+    phone = live.phone(browser, 0)
+    wait_synced(phone, live, 0)
+    # The screen is no live region: a move elsewhere is said in #changes, its new lines only.
+    assert phone.locator("#screen").get_attribute("aria-live") is None
+    assert phone.locator("#changes").get_attribute("aria-live") == "polite"
+    # "Live" is written once, not at every payload (a status region says each write).
+    phone.evaluate("""() => { window.__connWrites = 0; new MutationObserver((m) => {
+        window.__connWrites += m.length; }).observe(document.getElementById('conn'),
+        {childList: true, characterData: true, subtree: true}); }""")
+    before = live.payload(0)
+    # Seat 1 acts from the keyboard, on a place of the grid: the keyboard stays there.
+    tap = phone.locator("#board button.tap").first
+    tap.focus()
+    spot = tap.get_attribute("data-spot")
+    phone.keyboard.press("Enter")
+    wait_until(lambda: live.payload(0)["version"] != before["version"], "the flip")
+    mine = wait_synced(phone, live, 0)
+    phone.wait_for_timeout(100)
+    focused = phone.evaluate("""() => { const node = document.activeElement;
+        return node === document.body ? 'BODY' : node.dataset.spot || node.id || node.tagName; }""")
+    assert focused == spot or phone.evaluate(
+        "() => !!document.activeElement.closest('#board, #choices')"), focused
+    said = phone.locator("#changes").inner_text()
+    new_lines = [line for line in mine["display"]["lines"]
+                 if line not in before["display"]["lines"]]
+    assert new_lines and all(line in said for line in new_lines), (said, new_lines)
+    assert phone.evaluate("() => window.__connWrites") == 0
+    # At 200% text the screen's title is never broken inside a word.
+    phone.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
+    phone.wait_for_timeout(200)
+    broken = phone.evaluate(BROKEN_TITLE)
+    assert broken == [], broken
+
+
+#: The words of the screen's title drawn on more than one line (broken inside), and
+#: whether the title is wider than its box.
+BROKEN_TITLE = """() => { const h = document.getElementById('screen-title');
+  const text = h.firstChild, range = document.createRange(), words = [];
+  let at = 0;
+  for (const word of h.textContent.split(' ')) {
+    range.setStart(text, at); range.setEnd(text, at + word.length);
+    if (range.getClientRects().length > 1) words.push(word);
+    at += word.length + 1;
+  }
+  if (h.scrollWidth > h.clientWidth + 1) words.push('(wider than the screen)');
+  return words; }"""
+
+
+def last(page):
+    return page.evaluate("() => window.__mutinyPayloads.at(-1) || null")
+
+
+def test_a_held_secret_is_said_and_in_sight_at_200_percent_text(browser, serve):
+    live = serve(seats=4)
+    HostClient(live).start("moon-yeti", 4, {}, NAMES)
+    phone = live.phone(browser, 0, viewport={"width": 360, "height": 640})
+    mine = wait_synced(phone, live, 0)
+    phone.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
+    phone.locator("#choices button").last.scroll_into_view_if_needed()
+    hold_the_eye(phone)
+    box = phone.locator("#private").bounding_box()
+    assert 0 <= box["y"] < 640 / 4, box  # its top is on the screen, not scrolled past
+    said = phone.locator("#secret-say").inner_text()
+    assert said.startswith("Only for you")
+    assert all(line in said for line in mine["display"]["private"]), said
+    assert phone.locator("#secret-say").get_attribute("aria-live") == "assertive"
+    phone.mouse.up()
+    wait_until(lambda: phone.locator("#secret-say").inner_text() == "", "the secret unsaid")
+
+
+def test_enter_on_a_sim_button_presses_that_button(browser, serve):
+    live = serve(seats=4)
+    sim = live.page(browser, "/sim/", viewport={"width": 1024, "height": 700})
+    sim.wait_for_timeout(300)
+    presses = []
+    sim.on("request", lambda request: presses.append(request.post_data_json)
+           if request.url.endswith("/sim/press") else None)
+    sim.locator('button[aria-label="Seat 3 next"]').focus()
+    sim.keyboard.press("Enter")
+    # (Playwright hands the page's events over only while the test calls it.)
+    wait_until(lambda: sim.wait_for_timeout(20) or len(presses) >= 2, "the press and release")
+    assert presses[:2] == [{"seat": 2, "button": "next", "down": True},
+                           {"seat": 2, "button": "next", "down": False}], presses

@@ -98,7 +98,7 @@ window.MutinyBoard = (() => {
           const place = [rowNames[r], colNames[c]].filter(Boolean).join("");
           line.push(el("td", {dataset: {place}},
             cell === null || cell === undefined
-              ? el("span", {class: "grid-empty", "aria-label": `${place}: no card`}, "")
+              ? el("span", {class: "grid-empty"}, el("span", {class: "sr-only"}, `${place}: no card`))
               : typeof cell === "object"
                 ? tappable(one(cell, ctx), {kind: "cell", part, index: r * cols + c, item: cell}, ctx)
                 : el("span", {class: "grid-word"}, shown(cell))));
@@ -347,9 +347,11 @@ window.MutinyBoard = (() => {
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
     fill(holder, nodes);
     holder.hidden = nodes.length === 0;
+    const width = holder.clientWidth;
     fitWords(holder);
-    // A page may show the holder's box only after drawing into it: fit again then.
-    requestAnimationFrame(() => fitWords(holder));
+    // A page may show the holder's box only after drawing into it: fit again then (only
+    // then: fitting a 7x7 grid is most of a phone's drawing time).
+    requestAnimationFrame(() => { if (holder.clientWidth !== width) fitWords(holder); });
     return nodes.length > 0;
   }
 

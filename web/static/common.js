@@ -203,12 +203,14 @@ const Mutiny = (() => {
     });
   }
 
-  // Seat colours for charts and score chips: the Okabe-Ito palette (its black made
-  // near-white for a dark background), which players with any common colour blindness
-  // tell apart (tests/web/test_palette.py), and a marker per seat so nothing rests on
-  // colour alone.
-  const COLORS = ["#E69F00", "#56B4E9", "#D55E00", "#009E73", "#CC79A7", "#F0E442",
-                  "#0072B2", "#F7F7F7"];
+  // Seat colours for charts, markers and score chips, chosen (by a search, not by hand) so
+  // that every two seats differ by at least 20 CIEDE2000 for normal vision and as
+  // protanopia, deuteranopia and tritanopia see them (Machado et al. 2009, severity 1),
+  // and every colour is 3:1 or more on the darkest and lightest tiles it is drawn on
+  // (tests/web/test_palette.py computes both). Seats are told apart by their marker and
+  // their place at the table too: nothing rests on colour alone.
+  const COLORS = ["#F9B9A9", "#CDFF0E", "#B6B1FF", "#329695", "#FBF1FF", "#9FA202",
+                  "#E70F73", "#8156FF"];
   const MARKERS = ["\u25CF", "\u25A0", "\u25B2", "\u25C6", "\u25BC", "\u2605", "\u271A", "\u2B1F"];
 
   const CONNECTION_TEXT = {
@@ -217,8 +219,12 @@ const Mutiny = (() => {
   };
 
   // Show a stream's state in a status element (class conn-<state>).
+  // Written only when the state changes: the element is a status region, and a screen
+  // reader would say "Live" again at every payload.
   function showConnection(node, state) {
-    node.textContent = CONNECTION_TEXT[state] || state;
+    const text = CONNECTION_TEXT[state] || state;
+    if (node.textContent === text && document.body.dataset.connection === state) return;
+    node.textContent = text;
     node.className = node.className.replace(/\bconn-\S+/g, "").trim() + ` conn-${state}`;
     document.body.dataset.connection = state;
   }

@@ -40,12 +40,13 @@
     $("turn-flag").hidden = led === "off";
     $("turn-flag").textContent = led === "blink" ? "Secret vote: your choice" : "Your move";
     $("screen-title").textContent = (display && display.title) || "Mutiny Table";
+    fitTitle();
     fill($("screen-lines"), ((display && display.lines) || []).map((line) => el("li", {}, line)));
     window.MutinyPace.timer($("timer"), payload.timer || null);
     window.MutinyPace.nudges("phone", payload.nudge);
 
     const choices = display ? display.choices || [] : [];
-    const focused = focusedSpot();
+    const focused = focusedPlace() || lastPlace;
     drawSecrecy(match);
     drawPick(choices);
     drawChoices(choices);
@@ -55,7 +56,47 @@
     drawNews(summary, match, payload.board || []);
     refocus(focused);
     speak(led, display, match, seat);
+    tellChanges(display);
     wake(match && !match.over);
+  }
+
+  // What changed on the seat's screen, said once in the polite live region (#changes):
+  // its new title and its new lines, never the whole screen again (the screen itself is
+  // not a live region). A turn starting is said by speak() instead.
+  let heard = null;            // the screen's title and lines as last said (null: not yet)
+  function tellChanges(display) {
+    const title = (display && display.title) || "";
+    const lines = (display && display.lines) || [];
+    const before = heard;
+    heard = {title, lines};
+    if (before === null) return;  // the first screen is the page itself: read as a page
+    const said = [];
+    if (title && title !== before.title && !spoken.endsWith(title)) said.push(title);
+    for (const line of lines) if (!before.lines.includes(line)) said.push(line);
+    if (said.length) $("changes").textContent = said.join(". ");
+  }
+
+  // The screen's title is never broken inside a word (at 200% text a long word would be
+  // cut in two): where its longest word is wider than the screen, its type is made
+  // smaller until it fits, and no smaller than the page's own text.
+  function fitTitle() {
+    const node = $("screen-title");
+    node.style.removeProperty("font-size");
+    const room = node.clientWidth, need = node.scrollWidth;
+    if (!room || need <= room + 0.5) return;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    const least = parseFloat(getComputedStyle(document.body).fontSize);
+    node.style.setProperty("font-size", `${Math.max(least, Math.floor((size * room) / need))}px`);
+    // A word too long even then is broken after all: never wider than the phone.
+    if (node.scrollWidth > node.clientWidth + 0.5) node.style.setProperty("overflow-wrap", "anywhere");
+  }
+  // Text made larger (the phone's text size, a turned phone): fitted again.
+  if (window.ResizeObserver) {
+    let wide = 0;
+    new ResizeObserver(() => {
+      const now = $("screen").clientWidth + "/" + getComputedStyle(document.body).fontSize;
+      if (now !== wide) { wide = now; fitTitle(); }
+    }).observe($("screen"));
   }
 
   // Tell a screen reader what matters once: that it is this seat's turn, and a result.
@@ -311,7 +352,7 @@
     const news = $("table-news");
     if (!summary || !summary.game) { news.hidden = true; return; }
     const names = (match && match.names) || [];
-    const drawn = drawParts($("board"), board, {where: "phone", names, taps: boardTaps, from: "board"});
+    const drawn = drawBoard(board, names);
     const bits = [];
     if (!drawn) {
       if (summary.turn && summary.turn.length && !(match && match.over)) {
@@ -328,6 +369,22 @@
     $("news-headline").hidden = !!headline || !summary.headline;
     fill($("news-lines"), bits.map((line) => el("li", {}, line)));
     news.hidden = !summary.headline && bits.length === 0 && !drawn;
+  }
+
+  // The board is drawn again (and its words fitted, most of a phone's drawing time) only
+  // when what it shows or what a tap on it does changed: not for a reveal of the menu,
+  // an open group, or an action on its way (its buttons are only switched off then).
+  let boardDrawn = null;       // {inputs, drawn}: what the board was last drawn from
+  function drawBoard(board, names) {
+    const inputs = [payload, picked ? picked.id : null, armed ? armed.key : null, revealed,
+                    !!gameTaps()];
+    if (boardDrawn && inputs.every((value, i) => value === boardDrawn.inputs[i])) {
+      $("board").querySelectorAll("button.tap").forEach((button) => { button.disabled = sending; });
+      return boardDrawn.drawn;
+    }
+    const drawn = drawParts($("board"), board, {where: "phone", names, taps: boardTaps, from: "board"});
+    boardDrawn = {inputs, drawn};
+    return drawn;
   }
 
   // -- playing on the board -------------------------------------------------------------
@@ -399,16 +456,56 @@
     onTap($("pick-undo"), () => { if (!sending) { picked = null; draw(); } });
   }
 
-  // A board redrawn (every payload) keeps the keyboard on the place it was on.
-  function focusedSpot() {
-    const node = document.activeElement;
-    return node && node.dataset && node.dataset.spot ? node.dataset.spot : null;
+  // The keyboard (or a screen reader's cursor) stays where the player acted from: a
+  // board redrawn keeps it on the same place, and a list of choices drawn anew after an
+  // action keeps it at the same line (or the nearest), never at the top of the page.
+  // A place: {spot} for a place of the board, {holder, position} for a button of a list.
+  const PLACES = "#choices, #pick-bar, #game-panel, #board, #panel, #private";
+  let lastPlace = null;        // where the focus last was among the places to act
+  function placeOf(node) {
+    if (!node || !node.closest || node === document.body) return null;
+    if (node.dataset && node.dataset.spot) return {spot: node.dataset.spot};
+    const holder = node.closest(PLACES);
+    if (!holder || node.tagName !== "BUTTON") return null;
+    return {holder: holder.id, position: [...holder.querySelectorAll("button")].indexOf(node)};
   }
 
-  function refocus(key) {
-    if (!key || focusedSpot() === key) return;
-    const again = [...document.querySelectorAll("button.tap")].find((b) => b.dataset.spot === key);
-    if (again) again.focus({preventScroll: true});
+  function focusedPlace() {
+    return placeOf(document.activeElement);
+  }
+
+  const lost = () => {
+    const node = document.activeElement;
+    return !node || node === document.body || !node.isConnected;
+  };
+
+  function refocus(place) {
+    if (!place) return;
+    if (place.spot) {
+      const now = focusedPlace();
+      if (now && now.spot === place.spot) return;
+      const again = [...document.querySelectorAll("button.tap")].find((b) => b.dataset.spot === place.spot);
+      if (again) { again.focus({preventScroll: true}); return; }
+    }
+    if (!lost()) return;
+    const holder = place.holder ? $(place.holder) : null;
+    const near = holder && !holder.hidden ? [...holder.querySelectorAll("button")] : [];
+    const target = near[Math.min(Math.max(place.position, 0), near.length - 1)] ||
+                   $("choices").querySelector("button") || $("screen-title");
+    target.focus({preventScroll: true});
+  }
+
+  function wireFocus() {
+    document.addEventListener("focusin", (event) => {
+      const place = placeOf(event.target);
+      if (place) lastPlace = place;
+    });
+    // A tap on the page outside every button means the player left the places to act.
+    document.addEventListener("pointerdown", (event) => {
+      if (!(event.target instanceof Element) || !event.target.closest("button, a, input, summary")) {
+        lastPlace = null;
+      }
+    });
   }
 
   // A game that keeps nothing secret (the view's "secrets" is false) has no eye pad.
@@ -487,6 +584,7 @@
   }
 
   // -- hold to reveal ---------------------------------------------------------------------
+  let scrolledFrom = null;     // {from, to}: where the page was before a hold showed the secrets
   function setRevealed(on) {
     if (revealed === on) return;
     revealed = on;
@@ -495,6 +593,29 @@
     $("reveal-pad").setAttribute("aria-pressed", on ? "true" : "false");
     draw();
     if (!payload) drawPrivate([], []);
+    showHeldSecrets(on);
+  }
+
+  // A hold shows the secrets where they can be read: in sight (a player scrolled down to
+  // the choices finds them at the top of the screen, and the page goes back on release),
+  // and said to a screen reader, which cannot move through a page while a key is held.
+  function showHeldSecrets(on) {
+    const box = $("private");
+    if (on) {
+      const top = box.getBoundingClientRect().top;
+      if (top < 0 || top > innerHeight / 3) {
+        const from = scrollY;
+        box.scrollIntoView({block: "start"});
+        scrolledFrom = {from, to: scrollY};
+      }
+      const lines = (payload && payload.display && payload.display.private) || [];
+      const said = lines.length ? lines.join(". ") : $("panel").innerText.trim();
+      $("secret-say").textContent = `Only for you: ${said || "nothing secret right now"}`;
+    } else {
+      $("secret-say").textContent = "";
+      if (scrolledFrom && Math.abs(scrollY - scrolledFrom.to) < 2) scrollTo(0, scrolledFrom.from);
+      scrolledFrom = null;
+    }
   }
 
   function wireReveal() {
@@ -602,6 +723,7 @@
 
   // -- start ------------------------------------------------------------------------------
   nameEntry();
+  wireFocus();
   wireReveal();
   wirePick();
   // The page holds the seat's payload as it was when the page was made (pages.py): the

@@ -54,24 +54,42 @@ function wireButtons() {
   }
 }
 
+// Keys: a seat's number picks the seat, then arrows and space press its buttons. On a
+// focused button of the page, Enter and space press that button (the seat and button it
+// names), and every other control keeps its own keys.
 function wireKeys() {
   const keys = {ArrowLeft: "previous", " ": "select", Enter: "select", ArrowRight: "next"};
   let seat = 0;
-  const held = new Set();
+  const held = new Map();  // key -> {seat, button} pressed by it, until it comes up
   const mark = () => document.querySelectorAll(".seat").forEach(
     (el) => el.classList.toggle("focused", Number(el.dataset.seat) === seat));
+  const pressed = (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const hw = target && target.closest("button.hw");
+    if (hw && (event.key === "Enter" || event.key === " ")) {
+      return {seat: Number(hw.closest(".seat").dataset.seat), button: hw.dataset.button};
+    }
+    if (target && target.closest("input, select, textarea, button, a, summary")) return null;
+    return keys[event.key] ? {seat, button: keys[event.key]} : null;
+  };
   document.addEventListener("keydown", (event) => {
     const n = document.querySelectorAll(".seat").length;
-    if (/^[1-8]$/.test(event.key) && Number(event.key) <= n) { seat = Number(event.key) - 1; mark(); return; }
-    const button = keys[event.key];
-    if (!button) return;
+    const inField = event.target instanceof Element && event.target.closest("input, select, textarea");
+    if (!inField && /^[1-8]$/.test(event.key) && Number(event.key) <= n) {
+      seat = Number(event.key) - 1; mark(); return;
+    }
+    const press = pressed(event);
+    if (!press) return;
     event.preventDefault();
-    if (held.has(button)) return;  // the key repeats while held
-    held.add(button); send(seat, button, true);
+    if (held.has(event.key)) return;  // the key repeats while held
+    held.set(event.key, press); send(press.seat, press.button, true);
   });
   document.addEventListener("keyup", (event) => {
-    const button = keys[event.key];
-    if (button && held.delete(button)) send(seat, button, false);
+    const press = held.get(event.key);
+    if (!press) return;
+    held.delete(event.key);
+    event.preventDefault();  // (a button's own click on space's release: already pressed)
+    send(press.seat, press.button, false);
   });
   mark();
 }
