@@ -347,6 +347,8 @@ window.MutinyBoard = (() => {
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
     fill(holder, nodes);
     holder.hidden = nodes.length === 0;
+    // The table display fits the words itself, once a frame, with the rest (table.js).
+    if (ctx && ctx.fitsLater) return nodes.length > 0;
     const width = holder.clientWidth;
     fitWords(holder);
     // A page may show the holder's box only after drawing into it: fit again then (only

@@ -15,20 +15,20 @@
   const SIDE_PARTS = new Set(["log", "chart"]);
   let announced = "";
   let chartOf = null;  // what the side's chart draws: {history, names, label}
+  let chartSize = null;  // the size it was last fitted to (a new payload redraws it there)
 
   function nameOf(names, seat) {
     return (names && names[seat]) || `Seat ${seat + 1}`;
   }
 
-  // -- drawing, one payload a frame ---------------------------------------------------
-  // Every payload is heard (the reveal beat follows each change), but only the newest is
-  // drawn, once a frame: a burst of changes costs the TV one drawing, not one each.
-  let pending = null, frame = 0;
+  // -- drawing: every payload, fitted once a frame ------------------------------------
+  // Every payload is heard (the reveal beat follows each change) and drawn as it comes;
+  // fitting the screen, the costly part, waits for the next frame (before it is painted),
+  // so a burst of changes costs the TV one fitting, not one each.
   function hear(payload) {
     if (window.MutinyReveal) window.MutinyReveal.hear(payload);
     rememberStarted(payload);
-    pending = payload;
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(pending); });
+    draw(payload);
   }
 
   function draw(payload) {
@@ -69,19 +69,19 @@
       turnBox.hidden = !turn.length;
     }
     // The board: on the felt, with the story and charts at the side.
-    const ctx = {where: "table", names, level: 2};
+    const ctx = {where: "table", names, level: 2, fitsLater: true};
     drawBoard($("board"), board.filter((part) => !SIDE_PARTS.has(part.part) && part.part !== "headline"), ctx);
     drawBoard($("side-board"), board.filter((part) => SIDE_PARTS.has(part.part)), ctx);
     gamePanel("table", match, $("game-panel"), payload).then((drawn) => {
       document.body.classList.toggle("has-panel", drawn);
-      fitScreen();
+      fitSoon();
     });
     drawLobby(payload);
     drawSeats(table, match, summary, names, turn);
     drawScores(summary, names, payload.history || [], match);
     drawTallies(has("tally") ? [] : summary.tallies || []);
     $("help").hidden = !!match;
-    fitScreen();
+    fitSoon();
   }
 
   // The result, when the board has no result part of its own to tell it.
@@ -231,6 +231,7 @@
     chart.hidden = !chartOf;
     chart.style.setProperty("min-height", `${(lines * 1.15 + 2.6).toFixed(2)}rem`);
     fill(chart);
+    if (chart.parentNode !== side) side.insertBefore(chart, $("side-board"));  // home first
     if (narrow) {
       side.style.removeProperty("font-size");
     } else {
@@ -249,13 +250,25 @@
       // (The story's lines stay in order: none comes back between two left out.)
       bringBack(side, gone.filter((node) => node !== $("help") && !logLines.includes(node)));
     }
+    // No room for the chart at the side (join codes, tonight's standings): the felt's
+    // room under the board, when it has that much.
+    if (chartOf && !narrow && chart.classList.contains("tv-left-out")) {
+      const felt = document.querySelector(".tv-table");
+      chart.classList.remove("tv-left-out");
+      felt.append(chart);
+      if (overflows(felt)) {
+        chart.classList.add("tv-left-out");
+        side.insertBefore(chart, $("side-board"));
+      }
+    }
     chart.style.removeProperty("min-height");
     if (chartOf && !chart.classList.contains("tv-left-out")) {
       const box = chart.getBoundingClientRect();
       const pad = 0.8 * least;
-      const picture = box.width > 0 && scoreChart(chartOf.history, chartOf.names, chartOf.label,
-        {width: Math.floor(box.width - pad * 2), height: Math.floor((narrow ? 14 * least : box.height) - pad),
-         font: least});
+      const size = {width: Math.floor(box.width - pad * 2),
+                    height: Math.floor((narrow ? 14 * least : box.height) - pad), font: least};
+      const picture = box.width > 0 && scoreChart(chartOf.history, chartOf.names, chartOf.label, size);
+      chartSize = picture ? size : null;
       if (picture) fill(chart, picture); else chart.hidden = true;
     }
   }
@@ -374,6 +387,9 @@
     // Drawn by fitSide, at the size the side leaves it; once a score has moved (before,
     // a flat line tells nothing and takes the story's room).
     chartOf = history.length > 1 ? {history, names, label: summary.score_label || "Score"} : null;
+    const picture = chartOf && chartSize && !$("chart").hidden &&
+      scoreChart(chartOf.history, chartOf.names, chartOf.label, chartSize);
+    if (picture) fill($("chart"), picture);
   }
 
   function drawTallies(tallies) {
