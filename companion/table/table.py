@@ -5,8 +5,9 @@ Button callbacks (on gpiozero's threads), web requests and serial pods all call
 one at a time. After every change the table builds each seat's display model and every
 viewer's payload (:mod:`companion.table.payloads`) and shows them in the order
 :class:`~companion.table.painter.DrawingOrder` decides: the seat whose buttons acted,
-the phones, the other screens. Between matches the seats show the lobby (:mod:`companion.table.lobby`). A
-step timer set by the host runs in :mod:`companion.table.timekeeper`.
+the phones, the other screens. Between matches the seats show the lobby
+(:mod:`companion.table.lobby`). A step timer set by the host runs in
+:mod:`companion.table.timekeeper`.
 """
 from __future__ import annotations
 
@@ -50,10 +51,10 @@ class Table:
                  night: Night | None = None, timer_clock: Clock | None = None):
         """``night`` keeps tonight's finished matches (default: a file beside the
         journal's, :mod:`companion.table.night`). ``background_screens`` draws the
-        seats' screens on a thread of their own, so an action's answer and its pushes
-        to phones do not wait for I2C transfers (and, when the hub can tell, after the
-        phones were sent theirs); off, a screen is drawn before ``submit``/``press``
-        return (what tests want). ``timer_clock`` runs the step timers (default: a
+        seats' screens (all but the one whose buttons acted) on threads of their own,
+        after the phones were sent their updates, so an action's answer does not wait
+        for I2C transfers (:class:`DrawingOrder`); off, every screen is drawn before
+        ``submit``/``press`` return (what tests want). ``timer_clock`` runs the step timers (default: a
         monotonic clock of the table's own; tests give a ``ManualClock``)."""
         self.journal = journal
         self.devices = list(seats)
