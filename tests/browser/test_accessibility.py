@@ -168,7 +168,7 @@ def test_axe_finds_nothing_in_every_game_at_rest_mid_match_holding_a_secret_and_
             play(live.table, 12, rng)
         elif stage == "the end":
             play_to_the_end(live, rng)
-        wait_synced(table, live, PUBLIC)
+        wait_synced(table, live, PUBLIC, seconds=30)
         mine = wait_synced(phone, live, 0)
         for page, what in ((table, "/table"), (phone, "the phone"), (host, "/host"), (sim, "/sim")):
             page.wait_for_timeout(150)  # a drawing's last frame (the board's fitting)
@@ -183,7 +183,11 @@ def test_axe_finds_nothing_in_every_game_at_rest_mid_match_holding_a_secret_and_
             phone.mouse.up()
     for page in (table, phone, host, sim):
         assert not page_errors(page), page_errors(page)
-        assert not failed_requests(page), failed_requests(page)
+        # Before the PIN the host page rightly hears 401; the table display may ask for
+        # a seat's code just as its phone took it (a 404: the code is no longer public).
+        failed = [line for line in failed_requests(page) if not line.startswith("401 ")
+                  and not ("404 " in line and "/qr.svg" in line)]
+        assert not failed, failed
 
 
 def test_the_phone_says_what_changed_once_and_keeps_the_keyboard_where_it_acted(browser, serve):

@@ -255,19 +255,20 @@
         label.textContent = masked ? `Hidden group ${hiddenGroups}` : line.group;
         const inside = menuLevel(choices, [...menuPath, line.group]).length;
         button.querySelector(".choice-count").textContent = masked ? "" : String(inside);
-        hint = masked ? "hold the eye to read" : "";
-        // Said as words, not as the marks drawn around it ("Row A, opens 7 choices").
-        named = masked ? `Hidden group ${hiddenGroups}: hold the eye button to read it`
-          : `${line.group}, opens ${inside} ${inside === 1 ? "choice" : "choices"}`;
+        hint = masked ? "hold the eye button to read it" : "";
+        // Said as words, not as the marks drawn around it ("Row A, 7 choices inside"),
+        // and holding the words shown, in their order (a name that does not is a second
+        // name for a voice-control user to guess).
+        named = masked ? `Hidden group ${hiddenGroups}: ${hint}`
+          : `${line.group}, ${inside} ${inside === 1 ? "choice" : "choices"} inside`;
       } else {
         if (line.secret) hiddenChoices += 1;
         const isArmed = !!armed && armed.key === keyOf(line.choice);
         button.className = "choice" + (line.secret ? " secret" : "") + (masked ? " masked" : "") +
                            (isArmed ? " armed" : "");
         label.textContent = masked ? `Hidden choice ${hiddenChoices}` : line.choice.label;
-        hint = isArmed ? "Tap again to choose" : masked ? "hold the eye to read" : "";
-        named = (masked ? `Hidden choice ${hiddenChoices}` : line.choice.label) +
-          (isArmed ? ": tap again to choose it" : masked ? ": hold the eye button to read it" : "");
+        hint = isArmed ? "Tap again to choose" : masked ? "hold the eye button to read it" : "";
+        named = (masked ? `Hidden choice ${hiddenChoices}` : line.choice.label) + (hint ? `: ${hint}` : "");
       }
       button.setAttribute("aria-label", named);
       button.dataset.secret = line.secret ? "1" : "0";
@@ -281,7 +282,8 @@
     const isGroup = line.group !== undefined;
     const button = el("button", {type: "button", class: "choice",
                                  dataset: isGroup ? {group: line.group} : {index: String(line.index)}},
-      el("span", {class: "choice-label"}), el("span", {class: "choice-hint"}),
+      // (Spaces between the words: read together they are "Row A 7", never "Row A7".)
+      el("span", {class: "choice-label"}), " ", el("span", {class: "choice-hint"}), " ",
       isGroup ? el("span", {class: "choice-count", "aria-hidden": "true"}) : null);
     onTap(button, isGroup ? () => openGroup(line.group) : () => choose(line.choice));
     return button;
