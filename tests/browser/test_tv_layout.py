@@ -4,7 +4,7 @@ in sight is smaller than 24 px at 1080 lines (the same angle at any height: 24 p
 height / 1080), nothing overflows its box and the page does not scroll.
 
 One server per game and seat count, one page per size that follows its match from the
-middle to the end (27 page loads). With MUTINY_SCREENSHOTS=1 the pictures of two games
+middle to the end (27 page loads), and the lobby after two games at each size (3). With MUTINY_SCREENSHOTS=1 the pictures of two games
 go to docs/screenshots/tv-*.png (docs/boards.md shows them).
 """
 from __future__ import annotations
@@ -148,3 +148,22 @@ def test_the_table_reads_from_the_couch(browser, serve, pictures, game_id, playe
     for page in pages.values():
         assert not page_errors(page), page_errors(page)
         assert not failed_requests(page), failed_requests(page)
+
+
+def test_between_matches_the_lobby_reads_from_the_couch(browser, serve):
+    """The lobby after two games: the join codes, the games, and tonight's standings
+    with a column per game (too many for the side: the last ones are left out)."""
+    live = serve(seats=8)
+    rng = random.Random(8)
+    for game_id, players in (("booty-dice", 6), ("moon-yeti", 8)):
+        live.table.start(game_id, players, names=NAMES[:players])
+        play_to_end(live.table, rng)
+        live.table.back_to_lobby()
+    for width, height in SIZES:
+        page = live.page(browser, "/table", viewport={"width": width, "height": height})
+        wait_synced(page, live, PUBLIC)
+        page.locator("#night .night-standings").wait_for()
+        readable(page, f"the lobby at {width}x{height}")
+        assert page.locator("#night .night-wins").first.is_visible()
+        assert not page_errors(page), page_errors(page)
+        page.context.close()  # one page at a time: the join codes are asked per page

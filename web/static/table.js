@@ -236,6 +236,7 @@
       side.style.removeProperty("font-size");
     } else {
       shrink(side, side, least);
+      narrowStandings();
       const logLines = [...side.querySelectorAll(".side-board .log-lines li")];
       const gone = [];
       leaveOut(side, [
@@ -270,6 +271,20 @@
       const picture = box.width > 0 && scoreChart(chartOf.history, chartOf.names, chartOf.label, size);
       chartSize = picture ? size : null;
       if (picture) fill(chart, picture); else chart.hidden = true;
+    }
+  }
+
+  // Tonight's standings (night.js) too wide for the side: their last columns (each game's
+  // score, then the matches played) are left out, the players and their wins stay.
+  function narrowStandings() {
+    const card = $("night");
+    const standings = card && card.querySelector(".night-standings");
+    if (!standings || card.hidden) return;
+    for (let column = standings.rows[0].cells.length - 1;
+         column >= 2 && card.scrollWidth > card.clientWidth + 1; column--) {
+      for (const row of standings.rows) {
+        if (row.cells[column]) row.cells[column].classList.add("tv-left-out");
+      }
     }
   }
 
