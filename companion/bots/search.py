@@ -45,7 +45,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", iterations=40, seconds=0.25, depth=8, remembers=False,
+    "easy": Level("easy", iterations=40, seconds=1.0, depth=8, remembers=False,
                   explore=1.4),
     "normal": Level("normal", iterations=200, seconds=1.0, depth=24, remembers=True),
     "hard": Level("hard", iterations=800, seconds=4.0, depth=40, remembers=True),
