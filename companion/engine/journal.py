@@ -315,10 +315,12 @@ class Journal:
 
     def load(self, match_id: str, games: Callable[[str], Game],
              clock: Clock | None = None,
-             each: Callable[[Match], None] | None = None) -> Match:
+             each: Callable[[Match], None] | None = None,
+             opened: Callable[[Match], None] | None = None) -> Match:
         """The match replayed from its entries, attached to this journal.
 
-        ``games`` maps a game id to its rules (``companion.games.get``).
+        ``games`` maps a game id to its rules (``companion.games.get``); ``each`` and
+        ``opened`` as for :meth:`Match.replay`.
         """
         head = self.header(match_id)
         game = games(head["game"])
@@ -332,7 +334,8 @@ class Journal:
         try:
             match = Match.replay(game, head["seats"], head["options"],
                                  head["seed"], head["names"], match_id,
-                                 self.entries(match_id), clock=clock, each=each)
+                                 self.entries(match_id), clock=clock, each=each,
+                                 opened=opened)
         except ActionRejected as exc:
             if exc.code == "journal_cut":
                 raise JournalError(

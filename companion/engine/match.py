@@ -114,20 +114,28 @@ class Match:
     def replay(cls, game: Game, seats: int, options: dict[str, Any], seed: str,
                names: list[str], match_id: str, entries: Iterable[Entry],
                clock: Clock | None = None,
-               each: Callable[["Match"], None] | None = None) -> "Match":
+               each: Callable[["Match"], None] | None = None,
+               opened: Callable[["Match"], None] | None = None) -> "Match":
         """The match rebuilt from its journal entries, without running the generator.
 
         ``each``, if given, is called with the match after every entry (to rebuild
-        something that follows the match, like the table's score chart)."""
+        something that follows the match, like the table's score chart); ``opened``
+        once, with the match as it was first shown: after the chance steps that set it
+        up, before anyone's first action (the table's how-to lasts until then)."""
         match = cls(game, seats, game.spec.resolve_options(options), seed, names,
                     match_id, clock=clock)
         for entry in entries:
+            if opened is not None and entry.actor != CHANCE:
+                opened(match)
+                opened = None
             if entry.seq != match.version + 1:
                 raise ActionRejected(
                     "journal_gap", f"entry {entry.seq} follows {match.version}")
             match._commit(match._recorded(entry.actor, entry.action))
             if each is not None:
                 each(match)
+        if opened is not None:
+            opened(match)
         if match.game.result(match._state) is None and match.game.chance_action(
                 clone(match._state), Chance(seed, match._meta["draws"], clock)) is not None:
             # Every change is written with the chance steps it sets off: a chance step

@@ -102,6 +102,7 @@ class Payloads:
         self._story_of: str | None = None  # the id of the match the story tells
         #: The match whose how-to the table shows, and its public state when first seen.
         self._opening: tuple[str, str] | None = None
+        self._resumed: dict[str, str] = {}  # match id -> its opening, replayed at resume
 
     def copy(self) -> "Payloads":
         """An independent copy (payloads are replaced, never changed in place)."""
@@ -258,13 +259,20 @@ class Payloads:
                 told(self.story, part.get("lines", []))
         return with_story(board, self.story)
 
+    def opened(self, match: Match) -> None:
+        """``match`` as the table first showed it (a resumed match, replayed to before
+        anyone's first action): the how-to is judged against it, so a restart in the
+        middle of a match does not teach the game again."""
+        self._resumed[match.id] = jsontext.dumps(match.view(PUBLIC)["state"],
+                                                 sort_keys=True)
+
     def _untouched(self, match: Match, views: Views) -> bool:
         """True while the public view is as it was when the match was first shown: the
         table then shows how to play. Judged from the public view alone, so a secret
         first move (a Cabin Search) does not take the how-to away and tell the table."""
         public = jsontext.dumps(views[PUBLIC]["state"], sort_keys=True)
         if self._opening is None or self._opening[0] != match.id:
-            self._opening = (match.id, public)
+            self._opening = (match.id, self._resumed.pop(match.id, public))
         return self._opening[1] == public
 
     def _seat(self, match: Match | None, seat: int, display: Display,

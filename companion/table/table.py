@@ -107,7 +107,8 @@ class Table:
                 history: list[list[float]] = []
                 try:
                     match = self.journal.load(match_id, companion.games.get, self.clock,
-                                              each=lambda m, h=history: chart(h, m.summary()))
+                                              each=lambda m, h=history: chart(h, m.summary()),
+                                              opened=self._payloads.opened)
                 except (JournalError, MutinyError) as exc:
                     log.error("cannot resume match %s: %s", match_id, exc)
                     loaded = None  # never fall back to an older match than this one

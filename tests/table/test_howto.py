@@ -17,6 +17,25 @@ def test_the_table_shows_how_to_play_until_the_first_public_move(table):
     assert help_["game"] == howto["game"] and help_["mine"]
 
 
+def test_a_restart_in_the_middle_of_a_match_does_not_teach_it_again(tmp_path):
+    from companion.engine import Journal
+    from companion.table import Table
+    path = tmp_path / "journal.sqlite3"
+    table = Table(Journal(path))
+    table.start("moon-yeti", 4, seed="howto-restart")
+    table.close()
+    resumed = Table(Journal(path))  # nothing done yet: still the opening
+    assert resumed.resume() is not None
+    assert resumed.payload(PUBLIC)[1]["howto"]["before_first_action"]
+    resumed.submit(0, {"type": "declare"})
+    assert not resumed.payload(PUBLIC)[1]["howto"]["before_first_action"]
+    resumed.close()
+    again = Table(Journal(path))  # a public move was made before this restart
+    assert again.resume() is not None
+    assert not again.payload(PUBLIC)[1]["howto"]["before_first_action"]
+    again.close()
+
+
 def test_the_moon_yeti_mutineer_never_shows_in_the_public_how_to(table):
     table.start("moon-yeti", 4, seed="howto-public")
     table.submit(0, {"type": "declare"})
