@@ -133,7 +133,11 @@ def seat():
     if seat is None and access.taken_over(phone) is None:
         return redirect(url_for("pages.join"))
     first = None if seat is None else first_payload(seat)
-    response = current_app.make_response(render_template("seat/index.html", first=first))
+    screen = {}
+    if seat is not None:  # its screen written in the page too: shown before any script runs
+        screen = current_app.extensions["mutiny"]["table"].payload(seat)[1].get("display") or {}
+    response = current_app.make_response(render_template("seat/index.html", first=first,
+                                                         screen=screen))
     if first is not None:  # it holds the seat's secrets: never kept by the browser
         response.headers["Cache-Control"] = "no-store"
     return response

@@ -25,6 +25,10 @@ def test_the_seat_page_holds_its_viewers_payload_as_json(app, table):
     assert not re.search(r"[<>&']", text)
     assert json.loads(text) == json.loads(phone.get("/api/seat/view").data)
     assert json.loads(text)["seat"]["index"] == 1
+    # The seat's screen is written in the page too, shown before any script has run.
+    display = json.loads(text)["display"]
+    assert f'tabindex="-1">{display["title"]}</h1>' in page
+    assert all(f"<li>{line}</li>" in page for line in display["lines"] if "'" not in line)
     # Data, never a script the page runs (its CSP allows no inline script).
     assert "<script>" not in page and page.count("<script") == page.count("<script src=") + 1
 

@@ -311,12 +311,14 @@ window.MutinyBoard = (() => {
   // The smallest type a word may be given is the holder's data-least (px): the table
   // display sets its floor there (docs/boards.md); 6 px elsewhere.
   const FITTED = ".part-grid .card-body > span, .die-word, .grid-word";
+  const fittedWidth = new WeakMap();  // holder -> its width when its words were fitted
   function fitWords(holder) {
     if (!holder || holder.hidden) return;
     const least = Number(holder.dataset.least) || 6;
     const words = [...holder.querySelectorAll(FITTED)];
     words.forEach((node) => node.style.removeProperty("font-size"));
     words.forEach((node) => node.classList.remove("unfit"));
+    fittedWidth.set(holder, holder.clientWidth);  // (read with the words: one layout)
     const sizes = words.map((node) => {
       const room = node.clientWidth, need = node.scrollWidth;
       if (!room || need <= room + 0.5) return null;
@@ -349,11 +351,10 @@ window.MutinyBoard = (() => {
     holder.hidden = nodes.length === 0;
     // The table display fits the words itself, once a frame, with the rest (table.js).
     if (ctx && ctx.fitsLater) return nodes.length > 0;
-    const width = holder.clientWidth;
     fitWords(holder);
     // A page may show the holder's box only after drawing into it: fit again then (only
     // then: fitting a 7x7 grid is most of a phone's drawing time).
-    requestAnimationFrame(() => { if (holder.clientWidth !== width) fitWords(holder); });
+    requestAnimationFrame(() => { if (holder.clientWidth !== fittedWidth.get(holder)) fitWords(holder); });
     return nodes.length > 0;
   }
 

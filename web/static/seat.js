@@ -39,8 +39,11 @@
     $("screen").dataset.led = led;
     $("turn-flag").hidden = led === "off";
     $("turn-flag").textContent = led === "blink" ? "Secret vote: your choice" : "Your move";
-    $("screen-title").textContent = (display && display.title) || "Mutiny Table";
-    fitTitle();
+    const screenTitle = (display && display.title) || "Mutiny Table";
+    if ($("screen-title").textContent !== screenTitle || !titleFitted) {
+      $("screen-title").textContent = screenTitle;
+      fitTitle();
+    }
     fill($("screen-lines"), ((display && display.lines) || []).map((line) => el("li", {}, line)));
     window.MutinyPace.timer($("timer"), payload.timer || null);
     window.MutinyPace.nudges("phone", payload.nudge);
@@ -79,10 +82,13 @@
   // The screen's title is never broken inside a word (at 200% text a long word would be
   // cut in two): where its longest word is wider than the screen, its type is made
   // smaller until it fits, and no smaller than the page's own text.
+  let titleFitted = false;     // the title was measured while the screen was in sight
   function fitTitle() {
     const node = $("screen-title");
     node.style.removeProperty("font-size");
+    node.style.removeProperty("overflow-wrap");
     const room = node.clientWidth, need = node.scrollWidth;
+    titleFitted = room > 0;
     if (!room || need <= room + 0.5) return;
     const size = parseFloat(getComputedStyle(node).fontSize);
     const least = parseFloat(getComputedStyle(document.body).fontSize);
