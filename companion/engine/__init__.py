@@ -9,9 +9,25 @@ from companion.engine.chance import Chance
 from companion.engine.display import Choice, Display
 from companion.engine.journal import Journal
 from companion.engine.match import HOST_ACTIONS, Entry, Match, clone
-from companion.engine.rules import (CHANCE, DEVICES, HOST, PUBLIC, TIMEKEEPER, Action, Actor,
-                                    Context, Game, Parts, RedealFailed, Result, State, Step,
-                                    Timed, Viewer, always)
+from companion.engine.rules import (
+                                    CHANCE,
+                                    DEVICES,
+                                    HOST,
+                                    PUBLIC,
+                                    TIMEKEEPER,
+                                    Action,
+                                    Actor,
+                                    Context,
+                                    Game,
+                                    Parts,
+                                    RedealFailed,
+                                    Result,
+                                    State,
+                                    Step,
+                                    Timed,
+                                    Viewer,
+                                    always,
+)
 from companion.engine.spec import GameSpec, Option, timer_option
 from companion.errors import ActionRejected
 

@@ -26,7 +26,7 @@ from that seat's own view (only its own phone sees it). See docs/boards.md.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from companion import jsontext
 
@@ -54,7 +54,9 @@ def _value(value: Any, what: str) -> Value:
 def _seat_list(seats: Iterable[int] | int | None, what: str) -> list[int]:
     if seats is None:
         return []
-    if isinstance(seats, int) and not isinstance(seats, bool):
+    if isinstance(seats, bool):  # an int to Python, never a seat
+        raise TypeError(f"{what} must be seat numbers (0-based ints)")
+    if isinstance(seats, int):
         return [seats]
     out = list(seats)
     if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in out):
@@ -134,8 +136,11 @@ def grid(cells: Sequence[Part | Value] | Sequence[Sequence[Part | Value]], *, ro
          title: str = "") -> Part:
     """A ``rows`` x ``cols`` grid of places, row by row (flat or as rows). Each place is
     a part (usually a card), a word or number, or None (an empty place)."""
-    flat = [c for row in cells for c in row] if cells and isinstance(cells[0], list) \
-        else list(cells)
+    # Rows or flat, as the first place says: mypy cannot narrow the union from it.
+    if cells and isinstance(cells[0], list):
+        flat = [c for row in cast(Sequence[Sequence[Part | Value]], cells) for c in row]
+    else:
+        flat = list(cast(Sequence[Part | Value], cells))
     if len(flat) != rows * cols:
         raise ValueError(f"a {rows}x{cols} grid needs {rows * cols} places, not {len(flat)}")
     if row_names and len(row_names) != rows or col_names and len(col_names) != cols:

@@ -25,10 +25,17 @@ import threading
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from companion.damage import SIDE_FILES, CommitNote, StoredFile, count_rows, keep_aside
-from companion.damage import wal_damage, wal_in_use  # noqa: F401 (read through the journal)
+from companion.damage import (  # noqa: F401 (read through the journal)
+    SIDE_FILES,
+    CommitNote,
+    StoredFile,
+    count_rows,
+    keep_aside,
+    wal_damage,
+    wal_in_use,
+)
 from companion.engine.chance import Clock
 from companion.engine.match import Entry, Match, canonical
 from companion.engine.rules import Game
@@ -175,7 +182,7 @@ class Journal:
             self._db.execute("ALTER TABLE entries ADD COLUMN crc INTEGER")
 
     # -- writing ----------------------------------------------------------------------
-    def begin(self, match: Match, entries: list[Entry] = ()) -> None:
+    def begin(self, match: Match, entries: Sequence[Entry] = ()) -> None:
         """Record a new match's header (its seats, options and seed) and its first
         entries (the deal) in one transaction: a match is never on disk without them."""
         header = ("INSERT INTO matches (id, game, seats, names, options, seed, created,"
@@ -198,7 +205,8 @@ class Journal:
                       alongside=alongside)
 
     @staticmethod
-    def _entry_rows(match_id: str, entries: list[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
+    def _entry_rows(match_id: str,
+                    entries: Sequence[Entry]) -> tuple[str, list[tuple[Any, ...]]]:
         now = time.time()
         rows = []
         for e in entries:

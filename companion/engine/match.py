@@ -19,8 +19,19 @@ from typing import Any, Callable, Iterable, Protocol
 from companion.engine import board
 from companion.engine.chance import Chance, Clock
 from companion.engine.display import Display
-from companion.engine.rules import (CHANCE, HOST, PUBLIC, TIMEKEEPER, Action, Actor, Context,
-                                    Game, Result, State, Viewer)
+from companion.engine.rules import (
+    CHANCE,
+    HOST,
+    PUBLIC,
+    TIMEKEEPER,
+    Action,
+    Actor,
+    Context,
+    Game,
+    Result,
+    State,
+    Viewer,
+)
 from companion.errors import ActionRejected, JournalError
 
 #: Engine actions the host may take in any game.
@@ -79,7 +90,7 @@ class Match:
         self.clock = clock
         self.journal = journal
         self._state: State = game.setup(seats, options)
-        self._meta = {"version": 0, "draws": 0, "paused": False, "ended": False}
+        self._meta: dict[str, Any] = {"version": 0, "draws": 0, "paused": False, "ended": False}
         # States before each action since the last chance outcome or reveal.
         self._undo: list[tuple[State, dict[str, Any]]] = []
         self._settled: tuple[State, Result | None, tuple[Actor, ...]] | None = None
@@ -287,7 +298,8 @@ class Match:
     def summary(self, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """The table display's summary, built by the game from the public view alone
         (``public``: that view, when the caller has just built it)."""
-        out = {"game": self.game.spec.id, "title": self.game.spec.title, "headline": "",
+        out: dict[str, Any] = {
+            "game": self.game.spec.id, "title": self.game.spec.title, "headline": "",
                "turn": [], "scores": None, "score_label": "", "lines": [], "tallies": []}
         if public is not None and public.get("viewer") != PUBLIC:
             raise ValueError("a summary from a view that is not the public one")
