@@ -50,8 +50,11 @@ def run(games: list[str], matches: int, hard_matches: int, easy_matches: int,
         game = companion.games.get(game_id)
         for seats in seat_counts(game_id, which):
             started = time.perf_counter()
-            rand = simulate(game, random_matches, seats, "bench-random")
-            random_share = sum(rand.wins) / (seats * rand.matches)
+            # Random players in the same seats, through the same loop as the bots (the
+            # host's engine moves left out: a random "end" would end matches unwon).
+            rand = simulate(game, random_matches, seats, "bench-random", players="random",
+                            against="random", workers=workers)
+            random_share = rand.lead_share()[0]
             normal = simulate(game, matches, seats, "bench-normal", players="normal",
                               against="random", workers=workers, clock=True)
             hard = simulate(game, hard_matches, seats, "bench-hard", players="hard",

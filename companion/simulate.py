@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import companion.games
 from companion.bots import Bot, Level, knowledge_of, level
@@ -92,7 +92,7 @@ def play_random(game: Game, seats: int, seed: str, options: dict[str, Any],
 
 
 def play_seats(game: Game, seats: int, seed: str, options: dict[str, Any],
-               players: list[str | Level]) -> tuple[Match, dict[str, list[float]]]:
+               players: Sequence[str | Level]) -> tuple[Match, dict[str, list[float]]]:
     """One match in which seat ``s`` is played by ``players[s]`` (``"random"``, a bot
     level's name or a :class:`~companion.bots.Level`), each bot seeing only its seat's
     knowledge. Returns the match and each level's decision times (seconds). A seat that
@@ -139,7 +139,7 @@ def _one_match(job: tuple[str, int, str, dict[str, Any], list[str]]) -> dict[str
     """A worker's match (by game id: a process looks the game up itself)."""
     game_id, seats, seed, options, players = job
     match, times = play_seats(companion.games.get(game_id), seats, seed, options, players)
-    return {"winners": match.result().winners, "length": match.version, "times": times}
+    return {"winners": _winners(match), "length": match.version, "times": times}
 
 
 def simulate(game: Game, count: int, seats: int, seed: str = "0",
@@ -165,7 +165,7 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
                 match = play_random(game, seats, match_seed, options, report)
             except Exception as exc:
                 raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
-            _count(report, i, {"winners": match.result().winners, "length": match.version})
+            _count(report, i, {"winners": _winners(match), "length": match.version})
             if progress:
                 progress(i + 1)
     else:
@@ -177,6 +177,13 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
                 progress(i + 1)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _winners(match: Match) -> list[int]:
+    result = match.result()
+    if result is None:
+        raise RuntimeError(f"match {match.id} is not over")
+    return result.winners
 
 
 def _run(jobs: list[tuple], workers: int):
@@ -226,14 +233,14 @@ def describe(reports: list[SimulationReport], labels: list[str]) -> list[str]:
     the rest, match lengths and each level's decision times."""
     first = reports[0]
     lines = [f"{first.game}: {first.matches} matches, {first.seats} seats, {_who(first)}"]
-    for label, report in zip(labels, reports):
+    for label, report in zip(labels, reports, strict=True):
         lines.append(f"  {label}: options {_options(report.options)}")
     header = ["seat"] + [f"{label} win % (95% CI)" for label in labels]
     rows = [[str(s + 1)] + [_percent(r.share(s)) for r in reports] for s in range(first.seats)]
     if first.against is not None:
         rows.append([f"{first.players} seat"] + [_percent(r.lead_share()) for r in reports])
     lines += _table(header, rows)
-    for label, report in zip(labels, reports):
+    for label, report in zip(labels, reports, strict=True):
         lengths = report.lengths
         lines.append(f"{label} length: mean {statistics.fmean(lengths):.1f} actions"
                      f" (shortest {min(lengths)}, longest {max(lengths)})")
@@ -252,5 +259,5 @@ def _options(options: dict[str, Any]) -> str:
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
             for row in [header, *rows]]

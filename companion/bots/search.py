@@ -107,6 +107,7 @@ def search(knowledge: SeatKnowledge, rules: Level, rng: random.Random,
     # better mean, then to chance: never to the first move listed.
     best = max((root.children[k] for k in root_keys if k in root.children),
                key=lambda n: (n.visits, n.value / n.visits, rng.random()))
+    assert best.action is not None  # a root edge is always a move of the seat
     visits = {k.split("|", 1)[1]: root.children[k].visits
               for k in root_keys if k in root.children}
     return best.action, {"iterations": done, "seconds": time.perf_counter() - started,
