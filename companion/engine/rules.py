@@ -49,8 +49,10 @@ DEVICES = (
 
 
 #: Lists the moves of one type an actor may make now, as their fields without ``type``
-#: (``[{}]`` for a move with no fields, ``[]`` when the move is not possible now).
-Lister = Callable[[State, Actor], Iterable[dict[str, Any]]]
+#: (``[{}]`` for a move with no fields, ``[]`` when the move is not possible now). It is
+#: called with the actors its step's ``who`` lists: a seat's lister may take an ``int``,
+#: the host's a ``str`` (so the actor is typed Any: a step decides which, not the type).
+Lister = Callable[[State, Any], Iterable[dict[str, Any]]]
 #: Draws the chance outcome due now, as a whole action (with its ``type``).
 Drawer = Callable[[State, Chance], Action]
 
@@ -107,7 +109,7 @@ class Result:
     """How a match ended: who won, the scores, and why."""
 
     winners: list[int]
-    scores: list[float | int]
+    scores: Sequence[float]  # ints or floats (mypy counts an int as a float)
     reason: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 

@@ -8,18 +8,47 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
-                              State, Step, Timed, always)
+from companion.engine import (
+    CHANCE,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    State,
+    Step,
+    Timed,
+    always,
+)
 from companion.errors import ActionRejected, OptionError
 from companion.games import kit
 from companion.games.booty_dice import board, howto, show, views
-from companion.games.booty_dice.data import (COMBO_ORDER, COMBO_SIZE, CURSE_DOUBLOONS,
-                                             CURSE_LIVES, DECIDING, DICE, DIE_DOUBLOONS,
-                                             FACES, HOLD_CHANGES, MAX_ROLLS, OVER,
-                                             PLUNDER_CAUSES, ROLLING, SHIPWRECK_BASE,
-                                             SINGLE_ORDER, SPEC, START_DOUBLOONS,
-                                             START_LIVES, TARGETING, TOTAL_DOUBLOONS,
-                                             WAR_CHEST, WIN_DOUBLOONS)
+from companion.games.booty_dice.data import (
+    COMBO_ORDER,
+    COMBO_SIZE,
+    CURSE_DOUBLOONS,
+    CURSE_LIVES,
+    DECIDING,
+    DICE,
+    DIE_DOUBLOONS,
+    FACES,
+    HOLD_CHANGES,
+    MAX_ROLLS,
+    OVER,
+    PLUNDER_CAUSES,
+    ROLLING,
+    SHIPWRECK_BASE,
+    SINGLE_ORDER,
+    SPEC,
+    START_DOUBLOONS,
+    START_LIVES,
+    TARGETING,
+    TOTAL_DOUBLOONS,
+    WAR_CHEST,
+    WIN_DOUBLOONS,
+)
 
 #: Resolved turns kept before the latest one (``state["earlier"]``), so the table's
 #: story of the last turns survives the next turn's resolution.
@@ -146,7 +175,7 @@ class BootyDice(Game):
     def move_roll(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Roll again every die that is not held."""
         state["dice"] = [face if held else None
-                         for face, held in zip(state["dice"], state["held"])]
+                         for face, held in zip(state["dice"], state["held"], strict=True)]
         state["rolls"] += 1
         state["step"] = ROLLING
 
@@ -320,7 +349,7 @@ def _advance(state: State) -> None:
 
     A pick with a single possible pirate is made here; with none it lapses."""
     while state["queue"] and state["step"] != OVER:
-        kind = _head(state)
+        kind: str = state["queue"][0]["kind"]  # the head's kind (_head), the queue not empty
         if kind in ("cutlass", "steal"):
             targets = _targets(state)
             if len(targets) > 1:

@@ -11,8 +11,14 @@ from typing import Any
 
 from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.booty_dice.data import (DECIDING, MAX_ROLLS, OVER, ROLLING, TARGETING,
-                                             WIN_DOUBLOONS)
+from companion.games.booty_dice.data import (
+    DECIDING,
+    MAX_ROLLS,
+    OVER,
+    ROLLING,
+    TARGETING,
+    WIN_DOUBLOONS,
+)
 
 FACE_NAMES = {"doubloon": "Doubloon", "x": "X Marks the Spot", "jolly": "Jolly Roger",
               "cutlass": "Cutlass", "plank": "Walk the Plank", "shield": "Shield"}
@@ -65,7 +71,7 @@ def event_text(event: dict[str, Any], names: list[str]) -> str:
 def dice_line(view: dict[str, Any]) -> str:
     """The six dice in 18 columns: ``[C]`` is held, ``?`` awaits its face."""
     cells = []
-    for face, held in zip(view["dice"], view["held"]):
+    for face, held in zip(view["dice"], view["held"], strict=True):
         code = FACE_CODES[face] if face else "?"
         cells.append(f"[{code}]" if held else f" {code} ")
     return "".join(cells)
@@ -91,7 +97,7 @@ def dice_words(view: dict[str, Any]) -> str:
     """The six dice in words: ``Dice: Doubloon, Cutlass (held), ...`` (a die still to
     enter from the table: ``not entered yet``)."""
     words = [(FACE_NAMES[face] if face else "not entered yet") + (" (held)" if held else "")
-             for face, held in zip(view["dice"], view["held"])]
+             for face, held in zip(view["dice"], view["held"], strict=True)]
     return "Dice: " + ", ".join(words)
 
 

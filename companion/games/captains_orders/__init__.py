@@ -28,4 +28,5 @@ switches it: see docs/games/captains-orders.md.
 """
 from companion.games.captains_orders.data import DECK, SPEC, parse_stack
 from companion.games.captains_orders.rules import GAME, CaptainsOrders, decide, judge
+
 __all__ = ["DECK", "GAME", "SPEC", "CaptainsOrders", "decide", "judge", "parse_stack"]

@@ -16,12 +16,27 @@ from typing import Any
 
 from companion.engine import board as b
 from companion.games import kit
-from companion.games.captains_orders.data import (CARDS, DEAL, DECLARE, DISCARD, ENTER,
-                                                  GIVE, OVER, REVEAL, SCORED, TURN)
-from companion.games.captains_orders.show import (EVENT_TEXTS, ROUND_TEXTS, a_rank,
-                                                  end_text, face_down_words, order_line,
-                                                  step_actors)
-
+from companion.games.captains_orders.data import (
+    CARDS,
+    DEAL,
+    DECLARE,
+    DISCARD,
+    ENTER,
+    GIVE,
+    OVER,
+    REVEAL,
+    SCORED,
+    TURN,
+)
+from companion.games.captains_orders.show import (
+    EVENT_TEXTS,
+    ROUND_TEXTS,
+    a_rank,
+    end_text,
+    face_down_words,
+    order_line,
+    step_actors,
+)
 
 View = dict[str, Any]
 Names = list[str]
@@ -195,7 +210,7 @@ def _ledger(view: View) -> Part:
         columns, lines = ["Round wins"], [[wins] for wins in state["wins"]]
     else:
         columns = ["Cards in hand", "Round wins"]
-        lines = [[size, wins] for size, wins in zip(state["sizes"], state["wins"])]
+        lines = [[size, wins] for size, wins in zip(state["sizes"], state["wins"], strict=True)]
     over = state["step"] == OVER
     return b.ledger(columns, names, lines,
                     turn=[] if over else step_actors(state),

@@ -11,7 +11,6 @@ from companion.engine import State
 from companion.games.captains_orders.data import RANKS
 
 
-
 def entry_ranks(state: State, seat: int) -> list[int]:
     """Ranks ``seat`` may enter next. An honest entry always passes (the real hands
     complete it), and a next entry always exists, so entering never gets stuck whatever

@@ -10,17 +10,43 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine import (CHANCE, HOST, Action, Actor, Chance, Context, Game, Parts,
-                              Result, State, Step, Timed, always)
+from companion.engine import (
+    CHANCE,
+    HOST,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    State,
+    Step,
+    Timed,
+    always,
+)
 from companion.errors import OptionError
 from companion.games import kit
 from companion.games.captains_orders import board, howto, show, views
-from companion.games.captains_orders.data import (DEAL, DECK, DECLARE, DISCARD, ENTER, GIVE,
-                                                  HAND_SIZE, OVER, PHONES, RANKS, REVEAL,
-                                                  SCORED, SPEC, TURN, parse_stack,
-                                                  round_limit)
+from companion.games.captains_orders.data import (
+    DEAL,
+    DECK,
+    DECLARE,
+    DISCARD,
+    ENTER,
+    GIVE,
+    HAND_SIZE,
+    OVER,
+    PHONES,
+    RANKS,
+    REVEAL,
+    SCORED,
+    SPEC,
+    TURN,
+    parse_stack,
+    round_limit,
+)
 from companion.games.captains_orders.entry import entry_ranks
-
 
 # -- small helpers over the state --------------------------------------------------------
 
@@ -46,7 +72,7 @@ def _distinct(hand: list[Any]) -> list[int]:
 
 def _free_ranks(state: State) -> list[int]:
     """Cards mode: ranks of which a card may still be played as an order this round."""
-    played = Counter(state["played"])
+    played: Counter[int] = Counter(state["played"])
     return [rank for rank in RANKS if played[rank] < rank]
 
 
@@ -286,11 +312,11 @@ class CaptainsOrders(Game):
     # anything); undo is for the hand entries of cards mode.
 
     # -- moves: a turn with no order --------------------------------------------------
-    def move_play(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_play(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Play an order: the card goes face up to the centre; the player owns it."""
         self._order(state, actor, action["rank"], "play", ctx)
 
-    def move_belay(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_belay(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Belay the order: a lower order replaces it (the old one is discarded)."""
         self._order(state, actor, action["rank"], "belay", ctx)
 
@@ -304,7 +330,7 @@ class CaptainsOrders(Game):
         state["order"] = {"rank": rank, "owner": seat}
         _card_left(state, seat, index, "advance")
 
-    def move_pass(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_pass(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Pass a card face down; the receiver then discards one face down."""
         rank, to = action.get("rank"), action["to"]
         _take(state, actor, rank)
@@ -314,7 +340,7 @@ class CaptainsOrders(Game):
         ctx.reveal()
         _card_left(state, actor, index, DISCARD)
 
-    def move_ask(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_ask(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Ask for a card: the asked player chooses which card to give."""
         ctx.reveal()
         target = action["target"]
@@ -322,7 +348,7 @@ class CaptainsOrders(Game):
         state["pending"] = {"kind": "ask", "from": actor, "to": target}
         state["step"] = GIVE
 
-    def move_give(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_give(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """The asked player's card goes face down to the asker, who then discards."""
         rank, asker = action.get("rank"), state["pending"]["from"]
         _take(state, actor, rank)
@@ -331,7 +357,7 @@ class CaptainsOrders(Game):
         ctx.reveal()
         _card_left(state, actor, index, DISCARD)
 
-    def move_discard(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_discard(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """A card from the hand goes face down to the discards; the turn passes."""
         rank = action.get("rank")
         _take(state, actor, rank)
@@ -344,7 +370,7 @@ class CaptainsOrders(Game):
         _advance(state)
 
     # -- moves: a standing order --------------------------------------------------------
-    def move_follow(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_follow(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Follow: a card of the order's rank or higher goes face down to its owner."""
         rank, order = action.get("rank"), state["order"]
         _take(state, actor, rank)
@@ -354,20 +380,20 @@ class CaptainsOrders(Game):
         ctx.reveal()
         _card_left(state, actor, index, "advance")
 
-    def move_skip(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_skip(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """C2 off: a player who can neither follow nor belay lets the turn pass."""
         ctx.reveal()
         _event(state, "skip", actor)
         _advance(state)
 
     # -- moves: the end of a round --------------------------------------------------------
-    def move_accuse(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_accuse(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Discover the Captain: the round ends and every hand is revealed."""
         _event(state, "accuse", actor, target=action["target"])
         self._end_round(state, {"kind": "accuse", "seat": actor,
                                 "target": action["target"]}, ctx)
 
-    def move_declare(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_declare(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """After emptying a hand: declare Captain (the round ends) or not (C3: the round
         ends anyway; with C3 off the player stays in and play goes on)."""
         ctx.reveal()
@@ -395,7 +421,7 @@ class CaptainsOrders(Game):
     def move_enter(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Cards mode: one card of the seat's revealed hand (its lowest card first)."""
         state["entries"][actor].append(action["rank"])
-        if any(len(e) < n for e, n in zip(state["entries"], state["need"])):
+        if any(len(e) < n for e, n in zip(state["entries"], state["need"], strict=True)):
             return
         if max(state["need"]) <= 1:
             self._after_lowest(state, ctx)
@@ -445,7 +471,7 @@ class CaptainsOrders(Game):
         if winners is None:
             for seat in eligible:
                 state["need"][seat] = len(state["hands"][seat])
-            if any(len(e) < n for e, n in zip(state["entries"], state["need"])):
+            if any(len(e) < n for e, n in zip(state["entries"], state["need"], strict=True)):
                 return
         self._score(state, [sorted(e) for e in state["entries"]], ctx)
 

@@ -21,9 +21,18 @@ from typing import Any
 
 from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.captains_orders.data import (CARDS, DECLARE, DISCARD, ENTER, GIVE,
-                                                  OVER, PHONES, REVEAL, SCORED, TURN)
-
+from companion.games.captains_orders.data import (
+    CARDS,
+    DECLARE,
+    DISCARD,
+    ENTER,
+    GIVE,
+    OVER,
+    PHONES,
+    REVEAL,
+    SCORED,
+    TURN,
+)
 
 #: Top-level menus, in the order a seat pages through them.
 PASS_MENU, PLAY_MENU, ASK_MENU = "Pass a card", "Play an order", "Ask for a card"
@@ -177,14 +186,14 @@ def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
         texts = (("Enter your hand", f"{who} enters their hand") if entering
                  else ("Your lowest card?", f"{who}: lowest card"))
         return texts[0 if mine else 1]
-    texts = {
+    by_step = {
         DISCARD: ("Discard a card", f"{who} discards"),
         GIVE: ("Give a card", f"{who} gives a card"),
         DECLARE: ("Declare Captain?", f"{who} emptied their hand"),
         REVEAL: ("Reveal your card", f"{who} reveals"),
     }
-    if step in texts:
-        return texts[step][0 if mine else 1]
+    if step in by_step:
+        return by_step[step][0 if mine else 1]
     if step == OVER:
         return "Game over"
     if step == SCORED:  # how many have seen it (the next round waits for all): a line

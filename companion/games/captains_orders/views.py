@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import bisect
 import random
-from typing import Any
+from typing import Any, cast
 
 from companion.engine import RedealFailed, State, Viewer, clone
 from companion.games.captains_orders.data import FACE_UP, HIDDEN_KINDS, PHONES, RANKS, sees
 from companion.games.captains_orders.entry import fits
-
 
 
 def _public_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -282,11 +281,12 @@ def _twin(state: State, world: _World, rng: random.Random) -> State:
                        key=lambda c: -world.floor[c]):
         lowest = bisect.bisect_left(pool, world.floor[cell])
         ranks[cell] = pool.pop(rng.randrange(lowest, len(pool)))
+    drawn = cast("list[int]", ranks)  # every cell has its rank now
     twin = clone(state)
-    twin["hands"] = [sorted(ranks[c] for c in cells) for cells in world.hands]
-    twin["dealt"] = [sorted(ranks[c] for c in cells) for cells in world.dealt]
-    twin["undealt"] = sorted(ranks[c] for c in world.undealt)
-    twin["discards"] = sorted(ranks[c] for c in world.discards)
+    twin["hands"] = [sorted(drawn[c] for c in cells) for cells in world.hands]
+    twin["dealt"] = [sorted(drawn[c] for c in cells) for cells in world.dealt]
+    twin["undealt"] = sorted(drawn[c] for c in world.undealt)
+    twin["discards"] = sorted(drawn[c] for c in world.discards)
     for index, cell in world.moved.items():
-        twin["events"][index]["card"] = ranks[cell]
+        twin["events"][index]["card"] = drawn[cell]
     return twin

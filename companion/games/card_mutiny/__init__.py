@@ -24,8 +24,14 @@ table's summary and board, a seat's peeks), ``howto`` (the game in a minute), an
 extra job: ``holdings`` (what the table holds, asked of the state: the grid, the piles,
 the chests, gold and the Captains).
 """
-from companion.games.card_mutiny.data import (CATALOGUE, DECK_SIZE, KINDS, SPEC,
-                                              deck_counts, full_deck)
+from companion.games.card_mutiny.data import (
+                                              CATALOGUE,
+                                              DECK_SIZE,
+                                              KINDS,
+                                              SPEC,
+                                              deck_counts,
+                                              full_deck,
+)
 from companion.games.card_mutiny.rules import GAME, CardMutiny
 
 __all__ = ["CATALOGUE", "DECK_SIZE", "GAME", "KINDS", "SPEC", "CardMutiny", "deck_counts",

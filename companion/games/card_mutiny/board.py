@@ -18,9 +18,20 @@ from companion.engine import Part
 from companion.engine import board as b
 from companion.games import kit
 from companion.games.card_mutiny import show
-from companion.games.card_mutiny.data import (DEAL, KINDS, LOOK, MAP_SET, OVER, PEEK,
-                                              ROW_NAMES, SHUFFLE, SIZE, STORM, TARGET,
-                                              cell_name)
+from companion.games.card_mutiny.data import (
+    DEAL,
+    KINDS,
+    LOOK,
+    MAP_SET,
+    OVER,
+    PEEK,
+    ROW_NAMES,
+    SHUFFLE,
+    SIZE,
+    STORM,
+    TARGET,
+    cell_name,
+)
 
 #: The grid's row and column names, as the seats' menus say them ("Row C", "column 4").
 ROWS = list(ROW_NAMES)

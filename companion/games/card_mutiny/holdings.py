@@ -8,8 +8,17 @@ docs/games/card-mutiny.md.
 from __future__ import annotations
 
 from companion.engine import State
-from companion.games.card_mutiny.data import (CELLS, CODES, KINDS, KIND_OF, MAP_SET,
-                                              NO_CARD, ORDER, SIZE, VALUES)
+from companion.games.card_mutiny.data import (
+    CELLS,
+    CODES,
+    KIND_OF,
+    KINDS,
+    MAP_SET,
+    NO_CARD,
+    ORDER,
+    SIZE,
+    VALUES,
+)
 
 
 def is_grid(state: State) -> bool:
@@ -41,7 +50,7 @@ def scores(state: State, gold: list[int] | None = None) -> list[int]:
     """Final gold: chests plus every Treasure Map set (F2)."""
     gold = golds(state) if gold is None else gold
     per_set = state["options"]["map_set_value"]
-    return [g + n * per_set for g, n in zip(gold, state["map_sets"])]
+    return [g + n * per_set for g, n in zip(gold, state["map_sets"], strict=True)]
 
 
 def add(pile: dict[str, int], kind: str, n: int = 1) -> None:
@@ -68,6 +77,15 @@ def kind_at(state: State, cell: int) -> str | None:
     """Grid mode: the kind of the card in ``cell`` (None: no card)."""
     code = state["grid"][cell]
     return None if code == NO_CARD else KIND_OF[code]
+
+
+def card_at(state: State, cell: int) -> str:
+    """Grid mode: the kind of the card in ``cell``, a place known to hold one (an open
+    card, one peeked at or turned up)."""
+    kind = kind_at(state, cell)
+    if kind is None:
+        raise ValueError(f"place {cell} holds no card")
+    return kind
 
 
 def put(state: State, cell: int, kind: str | None) -> None:

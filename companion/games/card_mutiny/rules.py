@@ -9,16 +9,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
-                              State, Step, Timed, always)
+from companion.engine import (
+    CHANCE,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    State,
+    Step,
+    Timed,
+    always,
+)
 from companion.errors import OptionError
 from companion.games import kit
 from companion.games.card_mutiny import board, holdings, howto, show, views
-from companion.games.card_mutiny.data import (CELLS, CODES, DEAL, EVENTS, FLIP, GEMS, KINDS,
-                                              LOG_LENGTH, LOOK, MAP_SET, MAX_ACCIDENT,
-                                              NO_CARD, OVER, PARROT_PEEKS, PEEK, SHUFFLE,
-                                              SIZE, SPEC, SPYGLASS_PEEKS, STORM, TARGET,
-                                              TOP_KINDS, deck_counts, full_deck, parse_deal)
+from companion.games.card_mutiny.data import (
+    CELLS,
+    CODES,
+    DEAL,
+    EVENTS,
+    FLIP,
+    GEMS,
+    KINDS,
+    LOG_LENGTH,
+    LOOK,
+    MAP_SET,
+    MAX_ACCIDENT,
+    NO_CARD,
+    OVER,
+    PARROT_PEEKS,
+    PEEK,
+    SHUFFLE,
+    SIZE,
+    SPEC,
+    SPYGLASS_PEEKS,
+    STORM,
+    TARGET,
+    TOP_KINDS,
+    deck_counts,
+    full_deck,
+    parse_deal,
+)
 from companion.games.card_mutiny.holdings import is_grid
 
 #: Cards mode: the order in which the kinds a player may enter are listed.
@@ -192,7 +226,7 @@ class CardMutiny(Game):
         row = state["storm_row"]
         cells = [k for k in holdings.face_down_cells(state) if k // SIZE == row]
         kinds = [holdings.kind_at(state, k) for k in cells]
-        for k, j in zip(cells, action["order"]):
+        for k, j in zip(cells, action["order"], strict=True):
             holdings.put(state, k, kinds[j])
         state["storm_row"] = None
         self._turn_ends(state)
@@ -202,7 +236,7 @@ class CardMutiny(Game):
         """Grid mode: turn a face-down card up; everyone sees it."""
         cell = action["cell"]
         ctx.reveal()
-        self._turned_up(state, holdings.kind_at(state, cell), cell)
+        self._turned_up(state, holdings.card_at(state, cell), cell)
 
     def move_reveal(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
         """Cards mode: the active player turned up a real card of this kind."""
@@ -262,7 +296,7 @@ class CardMutiny(Game):
 
     def _open_kinds(self, state: State) -> list[str]:
         if is_grid(state):
-            return [holdings.kind_at(state, k) for k in state["open"]]
+            return [holdings.card_at(state, k) for k in state["open"]]
         return list(state["open"])
 
     def _coin(self, state: State, kind: str, cell: int | None) -> None:
@@ -331,6 +365,7 @@ class CardMutiny(Game):
     def _take(self, state: State, kind: str, cell: int | None) -> None:
         """A card leaves the grid (its place waits for the refill)."""
         if is_grid(state):
+            assert cell is not None, "in grid mode every card has its place"
             holdings.put(state, cell, None)
             state["taken"].append([cell, kind])
         else:
@@ -340,7 +375,7 @@ class CardMutiny(Game):
         """The open cards (a matched coin, the maps of a set) leave the grid."""
         for item in state["open"]:
             if is_grid(state):
-                self._take(state, holdings.kind_at(state, item), item)
+                self._take(state, holdings.card_at(state, item), item)
             else:
                 self._take(state, item, None)
         state["open"] = []

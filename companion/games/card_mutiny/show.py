@@ -10,9 +10,21 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.card_mutiny.data import (DEAL, EVENTS, GEMS, KINDS, LOOK, MAP_SET,
-                                              OVER, PEEK, ROW_NAMES, SIZE, STORM, TARGET,
-                                              cell_name)
+from companion.games.card_mutiny.data import (
+    DEAL,
+    EVENTS,
+    GEMS,
+    KINDS,
+    LOOK,
+    MAP_SET,
+    OVER,
+    PEEK,
+    ROW_NAMES,
+    SIZE,
+    STORM,
+    TARGET,
+    cell_name,
+)
 
 #: Up to this many face-down cards are listed one by one; with more, a seat's menu
 #: files them by row ("Row C", then the card), so no card is far from the first line.

@@ -11,9 +11,21 @@ from typing import Any
 
 from companion.engine import PUBLIC, RedealFailed, State, Viewer, clone
 from companion.games.card_mutiny import holdings
-from companion.games.card_mutiny.data import (CARD_VIEWS, CELLS, DEAL, KIND_OF, LOOK,
-                                              NO_CARD, OVER, PEEK, ROW_NAMES, SIZE, STORM,
-                                              card_view, cell_name)
+from companion.games.card_mutiny.data import (
+    CARD_VIEWS,
+    CELLS,
+    DEAL,
+    KIND_OF,
+    LOOK,
+    NO_CARD,
+    OVER,
+    PEEK,
+    ROW_NAMES,
+    SIZE,
+    STORM,
+    card_view,
+    cell_name,
+)
 from companion.games.card_mutiny.holdings import is_grid
 
 
@@ -52,7 +64,7 @@ def _grid_view(state: State) -> list[list[Any]] | None:
 
 def _open_view(state: State) -> list[dict[str, Any]]:
     if is_grid(state):
-        return [{"cell": cell_name(k), "index": k, "card": card_view(holdings.kind_at(state, k))}
+        return [{"cell": cell_name(k), "index": k, "card": card_view(holdings.card_at(state, k))}
                 for k in state["open"]]
     return [{"cell": None, "index": None, "card": card_view(k)} for k in state["open"]]
 
@@ -100,7 +112,7 @@ def _seat_view(state: State, seat: int) -> dict[str, Any]:
     peeks = []
     if seat == state["turn"] and state["step"] in (PEEK, LOOK):
         peeks = [{"cell": cell_name(k), "index": k,
-                  "card": card_view(holdings.kind_at(state, k))} for k in state["peeks"]]
+                  "card": card_view(holdings.card_at(state, k))} for k in state["peeks"]]
     return {"seat": seat, "peeks": peeks}
 
 

@@ -8,12 +8,30 @@ from __future__ import annotations
 
 from companion.games import kit
 from companion.games.mit_mutiny.cards import KINDS, card_def, effect_of
-from companion.games.mit_mutiny.data import (CANNON, CAPTAIN, CREW_DIE, CUP, DEFEND,
-                                             MADNESS, MUTINY, RELOAD, RELOAD_ROLL, ROLLOFF,
-                                             SEATS, STORM, TIE, WINDOW, State, all_dice,
-                                             clockwise, dice_total, log, record, side_sums)
+from companion.games.mit_mutiny.data import (
+    CANNON,
+    CAPTAIN,
+    CREW_DIE,
+    CUP,
+    DEFEND,
+    MADNESS,
+    MUTINY,
+    RELOAD,
+    RELOAD_ROLL,
+    ROLLOFF,
+    SEATS,
+    STORM,
+    TIE,
+    WINDOW,
+    State,
+    all_dice,
+    clockwise,
+    dice_total,
+    log,
+    record,
+    side_sums,
+)
 from companion.games.mit_mutiny.flow import add, conquer, only, start_buying, start_roll
-
 
 
 def start_battle(state: State) -> None:
@@ -92,7 +110,7 @@ def close_window(state: State) -> None:
 def rerolled(state: State, faces: list[list[int]]) -> None:
     """Every die of every pirate was rolled again (a tie, or The Perfect Storm)."""
     for seat in range(SEATS):
-        for die, face in zip(state["dice"][seat], faces[seat]):
+        for die, face in zip(state["dice"][seat], faces[seat], strict=True):
             die[1] = face
     record(state, "rerolled", dice=all_dice(state))
     if state["step"] == STORM:
@@ -254,10 +272,10 @@ def reload_rolled(state: State, faces: list[int]) -> None:
     seat = state["effect"]["seat"]
     dice = state["dice"][seat]
     before = [list(dice[i]) for i in state["effect"]["marks"]]
-    for index, face in zip(state["effect"]["marks"], faces):
+    for index, face in zip(state["effect"]["marks"], faces, strict=True):
         dice[index][1] = face
     record(state, "reload", seat=seat, before=before,
-           after=[[die[0], face] for die, face in zip(before, faces)])
+           after=[[die[0], face] for die, face in zip(before, faces, strict=True)])
     end_card(state)
 
 

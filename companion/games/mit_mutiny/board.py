@@ -15,17 +15,50 @@ from typing import Any
 from companion.engine import board as b
 from companion.games import kit
 from companion.games.mit_mutiny import show
-from companion.games.mit_mutiny.data import (BALLOT, BUY_STEPS, CHOOSE, DEAL, DECIDE,
-                                             DEFEND, DIVIDE, FINAL, ISLAND, KIND_NAMES,
-                                             LOOK, MAP_SPACES, MUTINY, OVER, PEEK, PRICES,
-                                             QUARTER_MASTER, RALLY, ROLES, SCOUT, SETUP,
-                                             TAKE, WINDOW)
-from companion.games.mit_mutiny.words import (STEP_NAMES, a_cube, acting, and_list,
-                                              blow_by_blow, card_name, card_words, cubes,
-                                              event_line, headline, kind_name, name_of,
-                                              role_name, seat_with, sources_line, total,
-                                              winner_line)
-
+from companion.games.mit_mutiny.data import (
+    BALLOT,
+    BUY_STEPS,
+    CHOOSE,
+    DEAL,
+    DECIDE,
+    DEFEND,
+    DIVIDE,
+    FINAL,
+    ISLAND,
+    KIND_NAMES,
+    LOOK,
+    MAP_SPACES,
+    MUTINY,
+    OVER,
+    PEEK,
+    PRICES,
+    QUARTER_MASTER,
+    RALLY,
+    ROLES,
+    SCOUT,
+    SETUP,
+    TAKE,
+    WINDOW,
+)
+from companion.games.mit_mutiny.words import (
+    STEP_NAMES,
+    a_cube,
+    acting,
+    and_list,
+    blow_by_blow,
+    card_name,
+    card_words,
+    cubes,
+    event_line,
+    headline,
+    kind_name,
+    name_of,
+    role_name,
+    seat_with,
+    sources_line,
+    total,
+    winner_line,
+)
 
 View = dict[str, Any]
 Part = dict[str, Any]
@@ -81,7 +114,7 @@ def _supply(state: View) -> Part:
     supply = state["supply"]
     items = [("Rum", supply["rum"]), ("Green crew dice", supply["green"]),
              ("Mystery cards", supply["deck"])]
-    items += [(name, n) for name, n in zip(KIND_NAMES, supply["bank"])]
+    items += [(name, n) for name, n in zip(KIND_NAMES, supply["bank"], strict=True)]
     return b.facts(items, title="The supply and the bank")
 
 

@@ -212,7 +212,7 @@ def infamy(state: State) -> dict[str, Any]:
         key = "captain_infamy" if seat == state["captain"] else "infamy"
         cards.append(sum(card_def(state, c)[key] for c in played
                          if effect_of(state, c) == "infamy"))
-    total = [sum(parts) for parts in zip(islands, fierce, drunk, cards)]
+    total = [sum(parts) for parts in zip(islands, fierce, drunk, cards, strict=True)]
     best = max(total)
     return {"islands": islands, "cannons": cannons, "fierceness": fierce,
             "rum": list(state["rum"]), "drunk": drunk, "cards": cards, "total": total,

@@ -9,12 +9,36 @@ import re
 from companion.engine import Action, Chance, Context
 from companion.errors import OptionError
 from companion.games.mit_mutiny.cards import KINDS, card_def, dealt, effect_of, load_data
-from companion.games.mit_mutiny.data import (BUY, CAPTAIN, CHOOSE, CREW_DIE, DIVIDE, ISLAND,
-                                             LOOK, MAP_SPACES, OVER, PRESS, PRICES, QM_DIE,
-                                             QUARTER_MASTER, RALLY, ROLES, SCOUT, SEATS,
-                                             SETUP, START_RED, TAKE, TRADE_COST, TREASURE,
-                                             State, clockwise, crew, infamy, log, seat_of)
-
+from companion.games.mit_mutiny.data import (
+    BUY,
+    CAPTAIN,
+    CHOOSE,
+    CREW_DIE,
+    DIVIDE,
+    ISLAND,
+    LOOK,
+    MAP_SPACES,
+    OVER,
+    PRESS,
+    PRICES,
+    QM_DIE,
+    QUARTER_MASTER,
+    RALLY,
+    ROLES,
+    SCOUT,
+    SEATS,
+    SETUP,
+    START_RED,
+    TAKE,
+    TRADE_COST,
+    TREASURE,
+    State,
+    clockwise,
+    crew,
+    infamy,
+    log,
+    seat_of,
+)
 
 _STACK_ID = re.compile(r"^[a-z][a-z_]{0,23}$")
 
@@ -234,7 +258,7 @@ def next_buyer(state: State, position: int) -> None:
 
 
 def can_pay(state: State, seat: int, price: tuple[int, ...]) -> bool:
-    return all(have >= cost for have, cost in zip(state["loot"][seat], price))
+    return all(have >= cost for have, cost in zip(state["loot"][seat], price, strict=True))
 
 
 def can_buy(state: State, seat: int, item: str) -> bool:

@@ -7,9 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import DEVICES
-from companion.games.mit_mutiny.data import (CAPTAIN, FIRST_MATE, QUARTER_MASTER,
-                                             ROLE_NAMES, SCOUT)
-
+from companion.games.mit_mutiny.data import CAPTAIN, FIRST_MATE, QUARTER_MASTER, ROLE_NAMES, SCOUT
 
 PARTS: dict[str, list[str]] = {
     ROLE_NAMES[CAPTAIN]: [

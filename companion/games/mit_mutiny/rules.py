@@ -7,23 +7,82 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
-                              Step, Timed, always, clone, votes)
+from companion.engine import (
+    CHANCE,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    Step,
+    Timed,
+    always,
+    clone,
+    votes,
+)
 from companion.errors import ActionRejected
 from companion.games.mit_mutiny import battle, board, flow, howto, show, views
-from companion.games.mit_mutiny.cards import (KINDS, MAX_CUBES, dealt, effect_of, freeze,
-                                              is_battle_card, keep_deal, load_data)
-from companion.games.mit_mutiny.data import (ASSIGNED, BALLOT, BUY, CANNON, CHOOSE,
-                                             CREW_DIE, CUBES_PER_KIND, CUP, DEAL, DECIDE,
-                                             DEFEND, DIVIDE, FINAL, FIRST_MATE, GREEN_TOTAL,
-                                             ISLAND, LOOK, MADNESS, MAP_SPACES, MUTINY,
-                                             PEEK, PRESS, PRICES, QUARTER_MASTER, RALLY,
-                                             RELOAD, RELOAD_ROLL, ROLES, ROLLOFF,
-                                             ROLL_STEPS, RUM_TOTAL, SCOUT, SEATS, SETUP,
-                                             SPEC, START_RED, START_RUM, TAKE, TRADE_COST,
-                                             TREASURE, VOTE_ORDER, WINDOW, State,
-                                             infamy, kind_index, log, seat_of)
-
+from companion.games.mit_mutiny.cards import (
+    KINDS,
+    MAX_CUBES,
+    dealt,
+    effect_of,
+    freeze,
+    is_battle_card,
+    keep_deal,
+    load_data,
+)
+from companion.games.mit_mutiny.data import (
+    ASSIGNED,
+    BALLOT,
+    BUY,
+    CANNON,
+    CHOOSE,
+    CREW_DIE,
+    CUBES_PER_KIND,
+    CUP,
+    DEAL,
+    DECIDE,
+    DEFEND,
+    DIVIDE,
+    FINAL,
+    FIRST_MATE,
+    GREEN_TOTAL,
+    ISLAND,
+    LOOK,
+    MADNESS,
+    MAP_SPACES,
+    MUTINY,
+    PEEK,
+    PRESS,
+    PRICES,
+    QUARTER_MASTER,
+    RALLY,
+    RELOAD,
+    RELOAD_ROLL,
+    ROLES,
+    ROLL_STEPS,
+    ROLLOFF,
+    RUM_TOTAL,
+    SCOUT,
+    SEATS,
+    SETUP,
+    SPEC,
+    START_RED,
+    START_RUM,
+    TAKE,
+    TRADE_COST,
+    TREASURE,
+    VOTE_ORDER,
+    WINDOW,
+    State,
+    infamy,
+    kind_index,
+    log,
+    seat_of,
+)
 
 # -- who acts -------------------------------------------------------------------------------
 
@@ -44,7 +103,8 @@ def _captain(state: State) -> list[Actor]:
 
 
 def _decider(state: State) -> list[Actor]:
-    return [seat_of(state, VOTE_ORDER[state["vote_turn"]])]
+    # The roles that vote are dealt every round: their holder is always seated.
+    return [state["roles"].index(VOTE_ORDER[state["vote_turn"]])]
 
 
 def _window_turn(state: State) -> list[Actor]:
@@ -122,11 +182,11 @@ def _sides(state: State, seat: Actor) -> list[dict[str, Any]]:
     return [{"choice": MUTINY}, {"choice": DEFEND}]
 
 
-def _ballots(state: State, seat: Actor) -> list[dict[str, Any]]:
+def _ballots(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"choice": choice} for choice in votes.choices_for(state["vote"], seat)]
 
 
-def _battle_plays(state: State, seat: Actor) -> list[dict[str, Any]]:
+def _battle_plays(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"card": card} for card in _hand_kinds(state, seat)
             if is_battle_card(state, card) and battle.battle_usable(state, card)]
 
@@ -138,7 +198,7 @@ def _rerolls(state: State, seat: Actor) -> list[dict[str, Any]]:
     kinds = sorted(have)
     out = []
     for picks in itertools.product(*(range(have[k] + 1) for k in kinds)):
-        dice = [list(k) for k, n in zip(kinds, picks) for _ in range(n)]
+        dice = [list(k) for k, n in zip(kinds, picks, strict=True) for _ in range(n)]
         if dice:
             out.append({"dice": dice})
     out.sort(key=lambda fields: (len(fields["dice"]), fields["dice"]))
@@ -154,7 +214,7 @@ def _cup_kinds(state: State, seat: Actor) -> list[dict[str, Any]]:
     return [{"kind": kind} for k, kind in enumerate(KINDS) if cubes[k]]
 
 
-def _purchases(state: State, seat: Actor) -> list[dict[str, Any]]:
+def _purchases(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"item": item} for item in PRICES if flow.can_buy(state, seat, item)]
 
 
@@ -173,7 +233,7 @@ def _trades(state: State, seat: Actor) -> list[dict[str, Any]]:
     return out
 
 
-def _buying_plays(state: State, seat: Actor) -> list[dict[str, Any]]:
+def _buying_plays(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"card": card} for card in _hand_kinds(state, seat)
             if not is_battle_card(state, card) and flow.buy_usable(state, seat, card)]
 
@@ -182,7 +242,7 @@ def _bank_kinds(state: State, seat: Actor) -> list[dict[str, Any]]:
     return [{"kind": kind} for k, kind in enumerate(KINDS) if state["bank"][k] > 0]
 
 
-def _press_targets(state: State, seat: Actor) -> list[dict[str, Any]]:
+def _press_targets(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"seat": s} for s in flow.press_targets(state, seat)]
 
 
@@ -282,7 +342,8 @@ class MitMutiny(Game):
         faces = action["faces"]
         for seat in range(SEATS):
             if len(faces[seat]) != len(roll["need"][seat]) or any(
-                    not 1 <= f <= sides for f, sides in zip(faces[seat], roll["need"][seat])):
+                    not 1 <= f <= sides
+                    for f, sides in zip(faces[seat], roll["need"][seat], strict=True)):
                 raise ActionRejected("bad_roll", f"the roll does not fit seat {seat}'s dice")
         roll["got"] = [list(f) for f in faces]
         self._rolled(state)
@@ -321,7 +382,7 @@ class MitMutiny(Game):
         if step == SETUP:
             flow.after_setup_roll(state, need, faces)
         elif step == RALLY:
-            state["dice"] = [[[sides, face] for sides, face in zip(need[s], faces[s])]
+            state["dice"] = [[[sides, face] for sides, face in zip(need[s], faces[s], strict=True)]
                              for s in range(SEATS)]
             state["step"] = PEEK
         elif step == ROLLOFF:
@@ -423,7 +484,7 @@ class MitMutiny(Game):
         if state["vote_turn"] == len(VOTE_ORDER):
             state["step"] = FINAL
 
-    def move_ballot(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_ballot(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """M6 secret ballot: a decision nobody sees until the reveal."""
         votes.cast(state["vote"], actor, action["choice"], ctx)
         if votes.is_complete(state["vote"]):
@@ -447,7 +508,7 @@ class MitMutiny(Game):
             flow.no_battle(state)
 
     # -- the battle window (M4) -----------------------------------------------------------
-    def move_play(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_play(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Play a mystery card: a battle card in the window, another in one's buying."""
         card = action["card"]
         state["hands"][actor].remove(card)
@@ -461,15 +522,15 @@ class MitMutiny(Game):
         else:
             flow.play_buying_card(state, actor, card)
 
-    def move_pass(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_pass(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         battle.pass_turn(state, actor)
         battle.settle_window(state)
 
-    def move_reroll(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_reroll(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Quick Reload: the chosen dice are rolled again."""
         battle.start_reload(state, actor, action["dice"])
 
-    def move_target(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_target(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """The pirate a Drunken Madness or a Press-gang hits."""
         if state["step"] == MADNESS:
             battle.madness(state, action["seat"])
@@ -477,7 +538,7 @@ class MitMutiny(Game):
             flow.press_gang(state, actor, action["seat"])
 
     # -- buying ---------------------------------------------------------------------------
-    def move_buy(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_buy(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Buy one Rum, one crew die or one mystery card at the printed price."""
         item = action["item"]
         flow.pay_price(state, actor, PRICES[item])
@@ -492,11 +553,11 @@ class MitMutiny(Game):
             ctx.reveal()  # the buyer now knows the card
         log(state, "buy", seat=actor, item=item)
 
-    def move_trade(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_trade(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Three cubes of the pirate's to the bank for one of his choice from it."""
         flow.trade(state, actor, action["pay"], action["get"])
 
-    def move_loot(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_loot(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Buried Treasure: one cube of the pirate's choice from the bank."""
         flow.treasure_cube(state, actor, kind_index(action["kind"]))
 

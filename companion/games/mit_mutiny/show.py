@@ -10,16 +10,46 @@ from typing import Any
 
 from companion.engine import Action, Choice, Display
 from companion.games import kit
-from companion.games.mit_mutiny.data import (BALLOT, BATTLE_STEPS, BUY_STEPS, CANNON,
-                                             CHOOSE, CUP, DECIDE, DEFEND, DIVIDE, FINAL,
-                                             ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS,
-                                             MUTINY, OVER, PEEK, PRESS, PRICES, RALLY,
-                                             RELOAD, RELOAD_ROLL, ROLES, ROLE_NAMES,
-                                             ROLLOFF, ROLL_STEPS, SCOUT, SETUP, STORM, TAKE,
-                                             TIE, TREASURE, VOTE_ORDER, WINDOW, dice_total,
-                                             kind_index)
+from companion.games.mit_mutiny.data import (
+    BALLOT,
+    BATTLE_STEPS,
+    BUY_STEPS,
+    CANNON,
+    CHOOSE,
+    CUP,
+    DECIDE,
+    DEFEND,
+    DIVIDE,
+    FINAL,
+    ISLAND,
+    KIND_CODES,
+    KIND_NAMES,
+    LOOK,
+    MADNESS,
+    MUTINY,
+    OVER,
+    PEEK,
+    PRESS,
+    PRICES,
+    RALLY,
+    RELOAD,
+    RELOAD_ROLL,
+    ROLE_NAMES,
+    ROLES,
+    ROLL_STEPS,
+    ROLLOFF,
+    SCOUT,
+    SETUP,
+    STORM,
+    TAKE,
+    TIE,
+    TREASURE,
+    VOTE_ORDER,
+    WINDOW,
+    dice_total,
+    kind_index,
+)
 from companion.games.mit_mutiny.words import ITEMS, a_cube, cubes, kind_name, loot_text
-
 
 View = dict[str, Any]
 
@@ -41,7 +71,7 @@ SECRET_TYPES = frozenset({"play", "peek", "no_peek", "ballot", "choose"})
 
 def price_text(item: str) -> str:
     """``1 Orange, 2 Gold, 1 Plantain``: a price on the mat."""
-    return ", ".join(f"{n} {name}" for name, n in zip(KIND_NAMES, PRICES[item]) if n)
+    return ", ".join(f"{n} {name}" for name, n in zip(KIND_NAMES, PRICES[item], strict=True) if n)
 
 
 def dice_text(dice: list[list[int]]) -> str:
@@ -112,7 +142,7 @@ def _sentence(text: str) -> str:
 def _stats(state: View, seat: int) -> Line:
     pirate = state["pirates"][seat]
     crew = kit.plural(pirate["crew"], "crew die", "crew dice")
-    codes = "".join(f"{code}{n}" for code, n in zip(KIND_CODES, pirate["loot"]))
+    codes = "".join(f"{code}{n}" for code, n in zip(KIND_CODES, pirate["loot"], strict=True))
     return (f"You have {pirate['rum']} Rum and {crew}; loot: {cubes(pirate['loot'], 'none')}",
             f"Rum{pirate['rum']} Crew{pirate['crew']} {codes}")
 

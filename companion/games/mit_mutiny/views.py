@@ -30,11 +30,26 @@ from typing import Any
 
 from companion.engine import RedealFailed, Viewer, clone, votes
 from companion.games.mit_mutiny.cards import dealt
-from companion.games.mit_mutiny.data import (CHOOSE, COLORS, DEAL, DIVIDE, FINAL,
-                                             FIRST_MATE, ISLAND, LOOK, OVER, RALLY, ROLES,
-                                             SCOUT, SEATS, TAKE, State, infamy, seat_of,
-                                             side_sums)
-
+from companion.games.mit_mutiny.data import (
+    CHOOSE,
+    COLORS,
+    DEAL,
+    DIVIDE,
+    FINAL,
+    FIRST_MATE,
+    ISLAND,
+    LOOK,
+    OVER,
+    RALLY,
+    ROLES,
+    SCOUT,
+    SEATS,
+    TAKE,
+    State,
+    infamy,
+    seat_of,
+    side_sums,
+)
 
 #: Option values every view shows (the stack of a teaching deck stays out of views).
 VIEW_OPTIONS = ("dice", "islands", "ballot", "cup_draws", "card_window", "crew_needs_rum")
@@ -201,7 +216,7 @@ def _islands(twin: State, viewer: Viewer, rng: random.Random) -> None:
     # ``rng`` alone, never on where the hidden cards really are (a bot's fence).
     contents = sorted(twin["spaces"][i] for i in hidden)
     rng.shuffle(contents)
-    for space, island in zip(hidden, contents):
+    for space, island in zip(hidden, contents, strict=True):
         twin["spaces"][space] = island
 
 

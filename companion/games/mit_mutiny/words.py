@@ -10,15 +10,47 @@ from typing import Any
 
 from companion.games import kit
 from companion.games.mit_mutiny.cards import KINDS
-from companion.games.mit_mutiny.data import (BALLOT, BUY, BUY_STEPS, CANNON, CAPTAIN,
-                                             CHOOSE, CUP, DEAL, DECIDE, DEFEND, DIVIDE,
-                                             DRUNK_INFAMY, FIERCE_INFAMY, FINAL, FIRST_MATE,
-                                             ISLAND, KIND_CODES, KIND_NAMES, LOOK, MADNESS,
-                                             MUTINY, OVER, PEEK, PRESS, QUARTER_MASTER,
-                                             RALLY, RELOAD, RELOAD_ROLL, ROLES, ROLE_NAMES,
-                                             ROLLOFF, SCOUT, SETUP, STORM, TAKE, TIE,
-                                             TREASURE, VOTE_ORDER, WINDOW)
-
+from companion.games.mit_mutiny.data import (
+    BALLOT,
+    BUY,
+    BUY_STEPS,
+    CANNON,
+    CAPTAIN,
+    CHOOSE,
+    CUP,
+    DEAL,
+    DECIDE,
+    DEFEND,
+    DIVIDE,
+    DRUNK_INFAMY,
+    FIERCE_INFAMY,
+    FINAL,
+    FIRST_MATE,
+    ISLAND,
+    KIND_CODES,
+    KIND_NAMES,
+    LOOK,
+    MADNESS,
+    MUTINY,
+    OVER,
+    PEEK,
+    PRESS,
+    QUARTER_MASTER,
+    RALLY,
+    RELOAD,
+    RELOAD_ROLL,
+    ROLE_NAMES,
+    ROLES,
+    ROLLOFF,
+    SCOUT,
+    SETUP,
+    STORM,
+    TAKE,
+    TIE,
+    TREASURE,
+    VOTE_ORDER,
+    WINDOW,
+)
 
 View = dict[str, Any]
 
@@ -57,12 +89,12 @@ def a_cube(kind: str) -> str:
 
 def loot_text(loot: list[int]) -> str:
     """``S2 O1 G0 P3``: cubes by kind, made for a small screen."""
-    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot))
+    return " ".join(f"{code}{n}" for code, n in zip(KIND_CODES, loot, strict=True))
 
 
 def cubes(loot: list[int], none: str = "nothing") -> str:
     """``2 Sugar, 1 Gold``: cubes by kind (the kinds with none left out)."""
-    words = [f"{n} {name}" for name, n in zip(KIND_NAMES, loot) if n]
+    words = [f"{n} {name}" for name, n in zip(KIND_NAMES, loot, strict=True) if n]
     return and_list(words) if words else none
 
 

@@ -24,8 +24,16 @@ seat's screen), ``board`` (the table's summary and board, a seat's panel) and ``
 
 Rulings: see docs/games/moon-yeti.md.
 """
-from companion.games.moon_yeti.data import (BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR,
-                                            ROLES, SPEC, WAIT)
+from companion.games.moon_yeti.data import (
+                                            BOATSWAIN,
+                                            CHAPLAIN,
+                                            HELMSMAN,
+                                            JUROR,
+                                            NAVIGATOR,
+                                            ROLES,
+                                            SPEC,
+                                            WAIT,
+)
 from companion.games.moon_yeti.rules import GAME, MoonYeti
 
 __all__ = ["BOATSWAIN", "CHAPLAIN", "GAME", "HELMSMAN", "JUROR", "MoonYeti", "NAVIGATOR",

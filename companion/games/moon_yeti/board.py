@@ -14,14 +14,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import clone, votes
 from companion.engine import board as b
+from companion.engine import clone, votes
 from companion.games import kit
 from companion.games.moon_yeti import show
-from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CHAPLAIN, COURSE, DISCUSS1,
-                                            DISCUSS2, DISCUSSIONS, FORGIVE, JUROR,
-                                            NAVIGATOR, OVER, RECAST, RECKON, ROLES, VOTE1,
-                                            VOTE2, VOTE_KEYS, WAIT, is_real)
+from companion.games.moon_yeti.data import (
+    BOATSWAIN,
+    BOSUN,
+    CHAPLAIN,
+    COURSE,
+    DISCUSS1,
+    DISCUSS2,
+    DISCUSSIONS,
+    FORGIVE,
+    JUROR,
+    NAVIGATOR,
+    OVER,
+    RECAST,
+    RECKON,
+    ROLES,
+    VOTE1,
+    VOTE2,
+    VOTE_KEYS,
+    WAIT,
+    is_real,
+)
 from companion.games.moon_yeti.show import CHANGES, HEADLINES
 
 View = dict[str, Any]
@@ -79,7 +96,8 @@ def summary(view: View) -> dict[str, Any]:
                            "tallies": []}
     for key, title in (("ballots1", "Innocence vote"), ("ballots2", "Guilt vote")):
         if state[key] is not None:
-            out["tallies"].append({"title": title, "rows": _tally_rows(state[key], names)})
+            rows = [list(row) for row in _tally_rows(state[key], names)]  # as JSON has them
+            out["tallies"].append({"title": title, "rows": rows})
     if view.get("result"):
         out["scores"] = view["result"]["scores"]
         out["score_label"] = "Wins"
@@ -159,7 +177,7 @@ def _crew(view: View) -> Part:
     """Every seat with its public role and what the table knows of it."""
     state, names = view["state"], view["names"]
     step = state["step"]
-    turn: list[int] = []
+    turn: list[int | None] = []  # None: a role this view does not show
     if step in STEP_ROLES:
         turn = [_holder(state, STEP_ROLES[step])]
     elif step == RECAST:
@@ -261,11 +279,11 @@ def _guilt_words(state: View, names: Names) -> str:
     return f"Found guilty: {_name(names, state['guilty'])}"
 
 
-def _tally_rows(ballots: list[list[Any]], names: Names) -> list[list[Any]]:
+def _tally_rows(ballots: list[list[Any]], names: Names) -> list[tuple[str, int]]:
     """Votes per player, most first, from revealed ballots (ballots still to come count
     for nobody)."""
     counts = votes.tally([[x for x in seat if is_real(x)] for seat in ballots])
-    return [[_name(names, s), counts[s]] for s in sorted(counts, key=lambda s: (-counts[s], s))]
+    return [(_name(names, s), counts[s]) for s in sorted(counts, key=lambda s: (-counts[s], s))]
 
 
 # -- the story -----------------------------------------------------------------------------
@@ -316,7 +334,7 @@ def _guilt_ballot_lines(state: View, names: Names) -> list[str]:
     first = clone(state["ballots2_cast"] or state["ballots2"])
     if not state["bosun_waited"]:
         return ["Guilt vote: " + _ballot_list(names, first)]
-    boatswain = _holder(state, BOATSWAIN)
+    boatswain = state["roles"].index(BOATSWAIN)  # only a Boatswain in play waits
     late, first[boatswain] = first[boatswain], []
     lines = ["Guilt vote: " + _ballot_list(names, first),
              "The Boatswain waited to vote last (Bosun Knows Best)"]

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import DEVICES
-from companion.games.moon_yeti.data import (BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR,
-                                            ROLES)
+from companion.games.moon_yeti.data import BOATSWAIN, CHAPLAIN, HELMSMAN, JUROR, NAVIGATOR, ROLES
 
 PARTS: dict[str, list[str]] = {
     BOATSWAIN: [

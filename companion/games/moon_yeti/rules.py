@@ -7,17 +7,59 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
-                              State, Step, Timed, always, clone, votes)
+from companion.engine import (
+    CHANCE,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    State,
+    Step,
+    Timed,
+    always,
+    clone,
+    votes,
+)
 from companion.games.moon_yeti import board, howto, show, views
-from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CARD_SIZE, CHAPLAIN, CLOCK,
-                                            COURSE, DEAL, DECLARE, DISCUSS1, DISCUSS2,
-                                            FORGIVE, HELMSMAN, JUROR, MINUTES, NAVIGATOR,
-                                            OVER, RECAST, RECKON, ROLES, SPEC, SUITS, VOTE1,
-                                            VOTE2, VOTE_KEYS, WAIT, ace_mutineer,
-                                            card_mutineer, chaplain_allied, guilt_targets,
-                                            holders, innocence_targets, is_real, seat_of,
-                                            votes_here)
+from companion.games.moon_yeti.data import (
+    BOATSWAIN,
+    BOSUN,
+    CARD_SIZE,
+    CHAPLAIN,
+    CLOCK,
+    COURSE,
+    DEAL,
+    DECLARE,
+    DISCUSS1,
+    DISCUSS2,
+    FORGIVE,
+    HELMSMAN,
+    JUROR,
+    MINUTES,
+    NAVIGATOR,
+    OVER,
+    RECAST,
+    RECKON,
+    ROLES,
+    SPEC,
+    SUITS,
+    VOTE1,
+    VOTE2,
+    VOTE_KEYS,
+    WAIT,
+    ace_mutineer,
+    card_mutineer,
+    chaplain_allied,
+    guilt_targets,
+    holders,
+    innocence_targets,
+    is_real,
+    seat_of,
+    votes_here,
+)
 
 REASONS = {
     "innocent": "The Mutineer was declared innocent",
@@ -49,7 +91,7 @@ def _not_ready(state: State) -> list[Actor]:
 _DISCUSSION_TIMER = Timed("discussion_seconds", ends="discussion_over")
 
 
-def _voters_owing(state: State) -> list[Actor]:
+def _voters_owing(state: State) -> list[int]:
     return votes.waiting(state[VOTE_KEYS[state["step"]]])
 
 
@@ -72,7 +114,7 @@ def _draw_deal(state: State, chance: Chance) -> Action:
     else:
         role_seats = list(range(len(ROLES)))
     roles = [JUROR] * seats
-    for seat, role in zip(role_seats, chance.shuffle(ROLES)):
+    for seat, role in zip(role_seats, chance.shuffle(ROLES), strict=True):
         roles[seat] = role
     action: Action = {"type": "deal", "roles": roles}
     if state["options"]["mode"] == "clock":
@@ -318,14 +360,14 @@ class MoonYeti(Game):
         ctx.reveal()
 
     # -- ballots -----------------------------------------------------------------------
-    def move_vote(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_vote(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         self._ballot(state, actor, action["target"], ctx)
 
-    def move_one_vote(self, state: State, actor: Actor, action: Action, ctx: Context) -> None:
+    def move_one_vote(self, state: State, actor: int, action: Action, ctx: Context) -> None:
         """Trust or an extra vote left unused: the second ballot counts for nobody."""
         self._ballot(state, actor, None, ctx)
 
-    def move_bosun_wait(self, state: State, actor: Actor, action: Action,
+    def move_bosun_wait(self, state: State, actor: int, action: Action,
                         ctx: Context) -> None:
         """Bosun Knows Best: this ballot of the Boatswain waits for the reveal."""
         self._ballot(state, actor, WAIT, ctx)
@@ -403,7 +445,7 @@ class MoonYeti(Game):
         Boatswain may wait (Bosun Knows Best) as his ballot."""
         def condemn_and_wait(seat: int) -> tuple[list[Any], bool]:
             condemned = seat == state["condemned"]
-            more = [None] if condemned else []
+            more: list[Any] = [None] if condemned else []
             if state["roles"][seat] == BOATSWAIN:
                 more.append(WAIT)
             return more, condemned

@@ -11,10 +11,26 @@ from typing import Any, Callable
 
 from companion.engine import Action, Choice, Display, votes
 from companion.games import kit
-from companion.games.moon_yeti.data import (BOATSWAIN, BOSUN, CHAPLAIN, CLOCK, COURSE, DEAL,
-                                            DECLARE, DISCUSS1, DISCUSS2, FORGIVE, OVER,
-                                            RECAST, RECKON, VOTE1, VOTE2, VOTE_KEYS, WAIT,
-                                            is_real)
+from companion.games.moon_yeti.data import (
+    BOATSWAIN,
+    BOSUN,
+    CHAPLAIN,
+    CLOCK,
+    COURSE,
+    DEAL,
+    DECLARE,
+    DISCUSS1,
+    DISCUSS2,
+    FORGIVE,
+    OVER,
+    RECAST,
+    RECKON,
+    VOTE1,
+    VOTE2,
+    VOTE_KEYS,
+    WAIT,
+    is_real,
+)
 
 View = dict[str, Any]
 Names = list[str]

@@ -14,11 +14,27 @@ import random
 from typing import Any
 
 from companion.engine import RedealFailed, State, Viewer, clone, votes
-from companion.games.moon_yeti.data import (BOATSWAIN, CARD_SIZE, CHAPLAIN, CLOCK, DEAL,
-                                            DECLARE, OVER, ROLES, VOTE_KEYS, WAIT,
-                                            ace_mutineer, card_mutineer, card_or_ace,
-                                            chaplain_allied, holders, innocence_targets,
-                                            is_real, role_index, seat_of)
+from companion.games.moon_yeti.data import (
+    BOATSWAIN,
+    CARD_SIZE,
+    CHAPLAIN,
+    CLOCK,
+    DEAL,
+    DECLARE,
+    OVER,
+    ROLES,
+    VOTE_KEYS,
+    WAIT,
+    ace_mutineer,
+    card_mutineer,
+    card_or_ace,
+    chaplain_allied,
+    holders,
+    innocence_targets,
+    is_real,
+    role_index,
+    seat_of,
+)
 
 #: Facts the whole table knows (the ballots only once revealed: they are None before).
 PUBLIC_KEYS = ("step", "seats", "minute", "roles", "ready", "reckoning", "innocent",
@@ -149,7 +165,7 @@ def _redraw_cards(twin: State, viewer: Viewer, rng: random.Random) -> None:
     else:
         suits = sorted(twin["aces"][k] for k in hidden)
         rng.shuffle(suits)
-        for k, suit in zip(hidden, suits):
+        for k, suit in zip(hidden, suits, strict=True):
             twin["aces"][k] = suit
         twin["mutineer"] = ace_mutineer(twin)
 
