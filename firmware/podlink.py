@@ -227,7 +227,7 @@ def unpack_hello(payload) -> dict:
     try:
         firmware = bytes(payload[9 + size:]).decode()
     except UnicodeError:
-        raise FrameError("payload")
+        raise FrameError("payload") from None
     return {"protocol": protocol, "session": session, "first": first, "seat": seat,
             "uid": uid, "firmware": firmware}
 
@@ -304,7 +304,7 @@ def unpack_counters(payload) -> dict:
 def describe(kind: int, payload) -> dict:
     """A frame's message as plain data (the cross-implementation test vectors use it)."""
     name = NAMES.get(kind, "UNKNOWN")
-    out = {"type": name}
+    out = {"type": name}  # type: dict
     if kind == HELLO:
         out.update(unpack_hello(payload))
         out["uid"] = to_hex(out["uid"])
@@ -358,14 +358,14 @@ class Link:
         self.table = side == "table"
         self.window = window
         self.limit = queue
-        self.queue = []  # [seq, type, payload], oldest first
+        self.queue = []  # type: list  # [seq, type, payload], oldest first
         self.in_flight = 0  # how many of queue's head went out since the last rewind
         self.sent_at = 0  # when queue[0] last went out
         self.tx_next = 0
         self.rx_expected = 0
         self.ack_due = False
-        self.last_tx = None
-        self.last_rx = None
+        self.last_tx = None  # type: int | None
+        self.last_rx = None  # type: int | None
         #: Called for a PING's payload (the pod sends its counters); None: empty.
         self.make_ping = None
         self.stats = {}

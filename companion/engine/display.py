@@ -117,6 +117,12 @@ class Display:
         """What a small screen shows of the lines: the short forms when there are."""
         return self.short_lines or self.lines
 
+    def chosen(self, line: MenuItem) -> Choice:
+        """The choice a menu line makes (a group's line makes none: ValueError)."""
+        if line.index is None:
+            raise ValueError(f"{line.label!r} opens a group: it makes no choice")
+        return self.choices[line.index]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "title": self.title,

@@ -17,15 +17,24 @@ from companion.clocks import Clock, ManualClock, MonotonicClock
 
 from .backends import RecordingBus, SimTable, TableHardware, default_backend, open_seats
 from .buttons import SeatButton, SeatButtons
+from .config import (
+                     ButtonPins,
+                     ScreenConfig,
+                     SeatConfig,
+                     TableConfig,
+                     check_buses,
+                     i2c_bus_exists,
+                     i2c_root_bus,
+                     load_table_config,
+                     parse_table_config,
+                     sim_table_config,
+)
 from .health import PartFault, SeatWatch
-from .config import (ButtonPins, ScreenConfig, SeatConfig, TableConfig, check_buses,
-                     i2c_bus_exists, i2c_root_bus, load_table_config, parse_table_config,
-                     sim_table_config)
+from .interfaces import CountingInterface, MuxBus, MuxChannel
 from .pods import PodManager, PodSeat, PodStatus, find_pods, pod_report
 from .screen import ScreenState, qr_matrix, render
 from .seat import Seat
 from .simfaults import SimFault
-from .interfaces import CountingInterface, MuxBus, MuxChannel
 from .ssd1306 import DriverStats, PageDiffSSD1306
 
 __all__ = [

@@ -34,9 +34,9 @@ from companion.errors import SeatError
 from .buttons import ROLES, SeatButtons
 from .config import SeatConfig, TableConfig, check_buses, i2c_bus_exists, i2c_root_bus
 from .health import SeatWatch
+from .interfaces import CountingInterface, MuxBus, SMBusLike
 from .pods import PodManager, PodSeat
 from .seat import Seat
-from .interfaces import CountingInterface, MuxBus, SMBusLike
 from .simfaults import ShortedButtonPin, SimFault, SimMuxBus
 from .ssd1306 import PageDiffSSD1306
 
@@ -366,7 +366,8 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
         def sim_smbus(bus: int) -> SimMuxBus:
             mux_buses[bus] = SimMuxBus()
             mux_buses[bus].dead = {s.screen.mux for s in config.seats
-                                   if s.screen is not None and s.screen.bus == bus
+                                   if s.screen is not None and s.screen.mux is not None
+                                   and s.screen.bus == bus
                                    and SimFault("mux-missing", s.number) in faults}
             return mux_buses[bus]
 
@@ -393,8 +394,8 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
                 seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus,
                                         buses, root_bus))
     except BaseException:
-        for seat in seats:
-            seat.close()
+        for opened in seats:
+            opened.close()
         if pods is not None:
             pods.close()
         for bus in buses.values():

@@ -33,12 +33,11 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
-from typing import Any, Callable
-
-from companion.clocks import Clock, MonotonicClock, Timer
+from typing import Any, Callable, Iterator, Protocol
 
 from gpiozero import DigitalInputDevice
 
+from companion.clocks import Clock, MonotonicClock, Timer
 from companion.errors import SeatError
 
 log = logging.getLogger(__name__)
@@ -296,6 +295,21 @@ class SeatButton(ButtonState):
         return f"<SeatButton {self.name} GPIO{self.pin} {state}>"
 
 
+class Buttons(Protocol):
+    """The three buttons a ``Seat`` drives: ``SeatButtons`` on GPIO pins, or a pod's
+    ``PodButtons``. Each sets ``when_pressed``, ``when_held`` and ``when_released``."""
+
+    previous: Any
+    select: Any
+    next: Any
+
+    def __getitem__(self, role: str) -> ButtonState: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def close(self) -> None: ...
+
+
 class SeatButtons:
     """A seat's three buttons: ``previous``, ``select`` and ``next``."""
 
@@ -303,7 +317,7 @@ class SeatButtons:
                  bounce_ms: float = 30, hold_time: float = 0.6, clock: Clock | None = None):
         opened: list[SeatButton] = []
         try:
-            for role, pin in zip(ROLES, (previous, select, next)):
+            for role, pin in zip(ROLES, (previous, select, next), strict=True):
                 opened.append(SeatButton(pin, name=role, pin_factory=pin_factory,
                                          bounce_ms=bounce_ms, hold_time=hold_time,
                                          clock=clock))

@@ -11,7 +11,6 @@ Lower-case descenders are squeezed into the seven rows, as in classic 5x7 LCD fo
 from __future__ import annotations
 
 import functools
-
 import unicodedata
 from functools import lru_cache  # noqa: F401 (glyph cache)
 

@@ -23,7 +23,6 @@ from typing import Any, Iterable, Iterator, Protocol, Sequence
 
 from PIL import Image
 
-
 # -- the counting interface -------------------------------------------------------------
 
 #: How many argument bytes follow each SSD1306 command that takes any.

@@ -227,12 +227,12 @@ def select_does(display: Display, line: MenuItem) -> str:
         return "back"
     if line.is_group:
         return "open"
-    return confirm_words(display, display.choices[line.index].action)
+    return confirm_words(display, display.chosen(line).action)
 
 
 def confirm_words(display: Display, action: dict) -> str:
     """The display's words for confirming an action of this type (``Display.confirm``)."""
-    return display.confirm.get(action.get("type"), CONFIRM)
+    return display.confirm.get(action.get("type", ""), CONFIRM)
 
 
 def line_text(display: Display, path: tuple[str, ...], line: MenuItem, cols: int, *,
@@ -244,7 +244,7 @@ def line_text(display: Display, path: tuple[str, ...], line: MenuItem, cols: int
     if line is BACK:
         return line.label
     if not line.is_group:
-        return font.fit(display.choices[line.index].screen_label, cols)
+        return font.fit(display.chosen(line).screen_label, cols)
     inside = path + (line.label,)
     secret = any(c.secret for c in display.choices if c.group[:len(inside)] == inside)
     if not (at_rest and secret):
@@ -323,8 +323,8 @@ def follow_highlight(previous: Display | None, path: tuple[str, ...], highlight:
     first line of the top level."""
     old = menu_lines(previous, path)
     line = old[highlight % len(old)] if old else None
-    if line is not None and line is not BACK and not line.is_group:
-        action = previous.choices[line.index].action  # type: ignore[union-attr]
+    if previous is not None and line is not None and line is not BACK and not line.is_group:
+        action = previous.chosen(line).action
         for index, choice in enumerate(display.choices):
             if choice.action == action:
                 where = choice.group if inside else ()

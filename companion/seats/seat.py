@@ -41,9 +41,17 @@ from PIL import Image
 from companion.clocks import Clock, MonotonicClock
 from companion.engine.display import Choice, Display, MenuItem
 
-from .buttons import ROLES, SeatButtons
-from .screen import (BACK, ScreenState, follow_highlight, line_of_choice, line_of_group,
-                     menu_lines, render, same_pixels)
+from .buttons import ROLES, Buttons
+from .screen import (
+    BACK,
+    ScreenState,
+    follow_highlight,
+    line_of_choice,
+    line_of_group,
+    menu_lines,
+    render,
+    same_pixels,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +77,7 @@ class Seat:
     I2C bus whose wires carry the screen's transfers (None: not on I2C, e.g. a pod).
     """
 
-    def __init__(self, number: int, buttons: SeatButtons, device: Any, led: Any = None, *,
+    def __init__(self, number: int, buttons: Buttons, device: Any, led: Any = None, *,
                  clock: Clock | None = None, dim_after: float = 300.0,
                  browse_timeout: float = 4.0, contrast: int = CONTRAST,
                  dim_contrast: int = DIM_CONTRAST, name: str = "",
@@ -527,7 +535,7 @@ class Seat:
     def _use(self, line: MenuItem | None) -> bool:
         """A short select on ``line``: confirm a choice, open a group or go back up.
         True when it confirmed a choice (``when_action`` is queued)."""
-        if line is None:
+        if line is None or self._display is None:  # no display: no lines either
             return False
         if line is BACK:
             left = self._path[-1]
@@ -539,7 +547,7 @@ class Seat:
             self._highlight = 0
             self._browse()
         else:
-            choice: Choice = self._display.choices[line.index]
+            choice: Choice = self._display.chosen(line)
             self._later("when_action", dict(choice.action))
             self._browse_until = 0.0  # back to rest: a secret label hides again
             if choice.secret:

@@ -121,11 +121,12 @@ def _i2c(config: TableConfig) -> list[str]:
     out.append(f'<text x="20" y="{y}" font-weight="bold">I2C (400 kHz)</text>')
     for bus, mux in muxes:
         channels = sorted(s.screen.channel for s in config.seats
-                          if s.screen and (s.screen.bus, s.screen.mux) == (bus, mux))
+                          if s.screen and (s.screen.bus, s.screen.mux) == (bus, mux)
+                          and s.screen.channel is not None)  # a mux's screens have one
         if bus in BUS_PINS:
             power, sda, scl = BUS_PINS[bus]
-            pins = (f"  VIN to 3V3 (pin {power}), GND to GND,",
-                    f"  SDA to pin {sda}, SCL to pin {scl};")
+            pins: tuple[str, ...] = (f"  VIN to 3V3 (pin {power}), GND to GND,",
+                                     f"  SDA to pin {sda}, SCL to pin {scl};")
             if bus == 0:  # unlike bus 1's pins, GPIO0/1 have no pull-ups on the Pi
                 pins += ("  3.9 kohm from SDA and from SCL to 3V3;",)
         else:

@@ -117,7 +117,8 @@ class PodBinding:
         dropped = sum(here[name] for name in podlink.DROPPED) + noise
         dropped += self.pod_counters.get("dropped", 0)
         linked = connection is not None and connection.binding is self
-        alive = linked and connection.link.silent_for(now) < podlink.TIMEOUT_MS
+        alive = (linked and connection is not None
+                 and connection.link.silent_for(now) < podlink.TIMEOUT_MS)
         state = "silent" if linked and not alive else self.state
         return PodStatus(id=self.uid, seat=self.seat, port=self.port,
                          firmware=self.firmware, connected=alive, dropped=dropped, state=state,

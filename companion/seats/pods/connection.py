@@ -6,6 +6,7 @@ import logging
 import os
 import select
 import threading
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.seats import podlink
@@ -87,7 +88,7 @@ class PodConnection:
         self.write_timeouts = 0
         self.protocol_mismatch: int | None = None
         self._next_ask = 0
-        self._sent: dict[str, Any] = {}
+        self._sent: dict[str | int, Any] = {}  # names, and pages by index
         self._stopping = False
         self._bye = False
         self._lock = threading.Lock()
@@ -220,11 +221,12 @@ class PodConnection:
         setup, contrast, led, pages, resends = binding.wanted()
         if self._sent.get("resends") != resends:
             self._sent = {"resends": resends}
-        items = [("setup", podlink.SETUP, setup, lambda _: podlink.pack_setup(*setup)),
-                 ("contrast", podlink.CONTRAST, contrast, lambda _: bytes((contrast,))),
-                 ("led", podlink.LED, led, lambda _: bytes((led,)))]
-        items += [(index, podlink.PAGE, data,
-                   lambda before, i=index, d=data: page_update(i, before, d))
+        # (what it is, its message type, the value wanted, its payload given what was sent)
+        items: list[tuple[str | int, int, Any, Callable[[Any], bytes]]] = [
+            ("setup", podlink.SETUP, setup, lambda _: podlink.pack_setup(*setup)),
+            ("contrast", podlink.CONTRAST, contrast, lambda _: bytes((contrast,))),
+            ("led", podlink.LED, led, lambda _: bytes((led,)))]
+        items += [(index, podlink.PAGE, data, partial(page_update, index, page=data))
                   for index, data in enumerate(pages)]
         for key, kind, value, payload in items:
             before = self._sent.get(key)
