@@ -15,7 +15,7 @@ free one). ``BusChecks`` is a part of ``Doctor`` (``companion.doctor.checks``).
 from __future__ import annotations
 
 import errno
-from typing import Any
+from typing import Any, Protocol, cast
 
 from PIL import Image, ImageDraw
 
@@ -28,6 +28,7 @@ from .report import FAIL, GROUP_FIX, OK, SKIP, bus_timeout_fix, describe_error
 #: An SSD1306 command write of one NOP (control byte 0x00, command 0xE3): any panel
 #: acknowledges it, and it changes nothing on the screen.
 NOP = (0x00, 0xE3)
+
 #: 0x04-0x07 are the I2C Hs-mode master codes, which no device may acknowledge: an
 #: acknowledge at 0x04 is SDA held low, not a device.
 NOBODY = 0x04
@@ -37,6 +38,13 @@ CHECK_FRAMES = 4
 PANEL_ADDRESSES = (0x3C, 0x3D)
 #: errnos that are about the bus, not the device asked: raised, not read as a NACK.
 BUS_ERRORS = (errno.ETIMEDOUT, errno.EBUSY, errno.EACCES, errno.EPERM)
+
+
+class _ProbeBus(Protocol):
+    """The doctor's buses (smbus2's, or the simulated table's ``ModelBus``) also write
+    a register, which the multiplexer's bus (``SMBusLike``) never needs."""
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None: ...
 
 
 def _held_fix(where: str) -> str:
@@ -56,7 +64,7 @@ class BusChecks:
     screens: dict[int, PageDiffSSD1306]
     _buses: dict[int, MuxBus]
     _bad_buses: dict[int, str]
-    _bad_muxes: dict[tuple[int, int], str]
+    _bad_muxes: dict[tuple[int, int | None], str]  # (bus, mux): a seat's mux may be None
 
     def bus(self, number: int) -> MuxBus:
         if number not in self._buses:
@@ -148,7 +156,7 @@ class BusChecks:
             try:
                 if mux is not None and channel is not None:
                     mux_bus.select(mux, channel)
-                mux_bus.bus.write_byte_data(address, *NOP)
+                cast(_ProbeBus, mux_bus.bus).write_byte_data(address, *NOP)
                 return True
             except OSError as exc:
                 if exc.errno in BUS_ERRORS:

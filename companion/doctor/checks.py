@@ -85,7 +85,7 @@ class Doctor(BusChecks, PinChecks, ServiceChecks, StressRun):
         self.screens: dict[int, PageDiffSSD1306] = {}  # seat -> a screen that works
         self._buses: dict[int, MuxBus] = {}
         self._bad_buses: dict[int, str] = {}  # bus -> why it cannot be used
-        self._bad_muxes: dict[tuple[int, int], str] = {}
+        self._bad_muxes: dict[tuple[int, int | None], str] = {}
         self._clock: MonotonicClock | None = None
         self.stress_rows: list[StressRow] = []  #: the last ``stress()``'s table
 

@@ -77,7 +77,7 @@ def unit_data_dir(unit: dict[str, str] | None) -> Path | None:
         if name == "MUTINY_DATA_DIR" and value:
             return Path(value)
     words = shlex.split(unit.get("ExecStart", ""))
-    for word, following in zip(words, words[1:]):
+    for word, following in zip(words, words[1:], strict=False):  # each word and the next
         if word == "--data-dir":
             return Path(following)
     return None

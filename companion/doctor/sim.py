@@ -11,15 +11,22 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.seats import CountingInterface
 from companion.seats.buttons import ROLES
-from companion.seats.config import SeatConfig, TableConfig
+from companion.seats.config import ScreenConfig, SeatConfig, TableConfig
 
 from .checks import Doctor
+
+
+def _screen(seat: SeatConfig) -> ScreenConfig:
+    """The screen of a seat on a modelled bus (the seats listed there all have one)."""
+    if seat.screen is None:
+        raise ValueError(f"seat {seat.number} has no screen")
+    return seat.screen
 
 
 class ModelBus:
@@ -33,9 +40,10 @@ class ModelBus:
 
     def __init__(self, bus: int, config: TableConfig, *,
                  moved: dict[int, tuple[int | None, int]] | None = None,
-                 missing: set[int] = frozenset(), dead_muxes: set[int] = frozenset(),
-                 stuck: bool = False, held: set[tuple[int | None, int | None]] = frozenset(),
-                 kernel_muxes: set[int] = frozenset()):
+                 missing: AbstractSet[int] = frozenset(),
+                 dead_muxes: AbstractSet[int | None] = frozenset(), stuck: bool = False,
+                 held: AbstractSet[tuple[int | None, int | None]] = frozenset(),
+                 kernel_muxes: AbstractSet[int | None] = frozenset()):
         self.bus, self.stuck, self.held = bus, stuck, set(held)
         self.kernel_muxes = set(kernel_muxes)
         self.muxes: set[int] = set()
@@ -64,7 +72,7 @@ class ModelBus:
         if self.sda_held():
             return
         answering = address in self.muxes or any(
-            a == address and (m is None or self._open.get(m, 0) & (1 << c))
+            a == address and (m is None or c is not None and self._open.get(m, 0) & (1 << c))
             for m, c, a in self.panels if m is None or m in self.muxes)
         if not answering:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
@@ -181,9 +189,9 @@ class SimParts:
         seats = [s for s in self.config.seats if s.screen and s.screen.bus == bus]
         moved = {s.number: place for s in seats
                  if (place := self.moved_panel(s, seats)) is not None}
-        dead = {s.screen.mux for s in seats if self.faults.has("mux-missing", s.number)}
-        kernel = {s.screen.mux for s in seats if self.faults.has("kernel-mux", s.number)}
-        held = {(s.screen.mux, s.screen.channel) for s in seats
+        dead = {_screen(s).mux for s in seats if self.faults.has("mux-missing", s.number)}
+        kernel = {_screen(s).mux for s in seats if self.faults.has("kernel-mux", s.number)}
+        held = {(_screen(s).mux, _screen(s).channel) for s in seats
                 if self.faults.has("sda-low", s.number)}
         stuck = any(self.faults.has("bus-stuck", s.number) for s in seats)
         self.models[bus] = ModelBus(bus, self.config, moved=moved, dead_muxes=dead,
@@ -194,15 +202,14 @@ class SimParts:
     def moved_panel(self, seat: SeatConfig, seats: list[SeatConfig]
                     ) -> tuple[int | None, int] | None:
         """Where a fault puts ``seat``'s panel (``(channel, address)``), if one does."""
-        screen = seat.screen
-        assert screen is not None
+        screen = _screen(seat)
         other = 0x3D if screen.address == 0x3C else 0x3C
         if screen.mux is None:
             kinds = ("shared-channel", "address-elsewhere")
             return ((None, other) if any(self.faults.has(k, seat.number) for k in kinds)
                     else None)
-        same_mux = [s for s in seats if s.screen.mux == screen.mux]
-        free = sorted(set(range(8)) - {s.screen.channel for s in same_mux})
+        same_mux = [s for s in seats if _screen(s).mux == screen.mux]
+        free = sorted(set(range(8)) - {_screen(s).channel for s in same_mux})
         if self.faults.has("wrong-channel", seat.number) and free:
             return free[0], screen.address
         if self.faults.has("address-elsewhere", seat.number) and free:
@@ -211,7 +218,7 @@ class SimParts:
         if self.faults.has("shared-channel", seat.number) and neighbours:
             before = [s for s in neighbours if s.number < seat.number]
             neighbour = before[-1] if before else neighbours[0]
-            return neighbour.screen.channel, other
+            return _screen(neighbour).channel, other
         return None
 
     def i2c(self, bus: int, address: int) -> "SimPanel":

@@ -50,7 +50,7 @@ class StressRow:
 def panel_memory(device: Any) -> Callable[[], Image.Image] | None:
     """How to read back what a panel holds, if it can be (a modelled panel can; an
     SSD1306 over I2C cannot): the ``image()`` of the interface under the mux channel."""
-    interface = getattr(device, "interface", None)
+    interface: Any = getattr(device, "interface", None)
     interface = getattr(interface, "interface", interface)  # behind a mux channel
     # Looked up on the class: luma's no-op interface answers any name on the instance.
     if not callable(getattr(type(interface), "image", None)):
