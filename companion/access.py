@@ -129,6 +129,7 @@ class SeatAccess:
         self.path = path
         self._clock = clock
         self._lock = threading.Lock()
+        self._closed = False
         # Checked before opening, like the journal (companion.damage): what the commit
         # note counts is the file's starts (its boot count, flushed before it is noted).
         stored = StoredFile(
@@ -378,9 +379,9 @@ class SeatAccess:
     def close(self) -> None:
         """Close the file (idempotent)."""
         with self._lock:
-            if self._db is not None:
+            if not self._closed:
+                self._closed = True
                 self._db.close()
-                self._db = None
 
 
 class Lockouts:

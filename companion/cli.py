@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import companion.games
 from companion import __version__
-from companion.errors import MutinyError
 from companion.bots.search import LEVELS
+from companion.errors import MutinyError
 from companion.simulate import SimulationReport, describe, simulate
 
 LEVEL_NAMES = tuple(LEVELS)
@@ -166,8 +166,14 @@ def cmd_pod_install(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.doctor import (DEFAULT_BOOT_CONFIG, Doctor, SimFaults, doctor_data_dir,
-                                  read_unit, sim_doctor)
+    from companion.doctor import (
+        DEFAULT_BOOT_CONFIG,
+        Doctor,
+        SimFaults,
+        doctor_data_dir,
+        read_unit,
+        sim_doctor,
+    )
     from companion.seats import default_backend, load_table_config, sim_table_config
     if "help" in args.sim_fault:
         _print_table(("fault", "what"), list(SimFaults.KINDS.items()))
@@ -225,6 +231,7 @@ def _pod_report(config: Any) -> Any:
 
     def report() -> list[dict[str, Any]]:
         import time
+
         from companion.seats import open_seats, pod_report
         pod_table = type(config)(seats=pods, source=config.source)
         with open_seats(pod_table, "pi") as hardware:
@@ -351,10 +358,11 @@ def _print_report(report: SimulationReport, options: dict[str, Any]) -> None:
     print(f"time: {report.seconds:.1f} s")
 
 
-def _print_table(header: Sequence[str], rows: list[Sequence[str]]) -> None:
+def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
+        cells = (str(cell).ljust(w) for cell, w in zip(row, widths, strict=True))
+        print("  ".join(cells).rstrip())
 
 
 class ProgressBar:

@@ -75,7 +75,7 @@ def play(table: Table, game: Game, players: int, moves: int, seed: str,
     for made in range(moves):
         match = table.match
         acting = [a for a in match.acting() if isinstance(a, int)] if match else []
-        if not acting:
+        if match is None or not acting:
             return made
         seat = rng.choice(acting)
         table.submit(seat, rng.choice(match.legal_actions(seat)))
@@ -125,6 +125,7 @@ def oled_blocks(display: Display, seat: int, size: tuple[int, int] = (WIDTH, HEI
     image = render(ScreenState(mode="rest", display=display, seat_number=seat + 1), size)
     width, height = image.size
     pixels = image.load()
+    assert pixels is not None  # Pillow's type allows None; a drawn image has its pixels
     rows = ["+" + "-" * width + "+"]
     for y in range(0, height, 2):
         cells = []

@@ -18,8 +18,13 @@ from cheroot import wsgi
 from companion.access import HostPin, SeatAccess
 from companion.engine import Journal
 from companion.errors import MutinyError
-from companion.seats import (SimFault, default_backend, load_table_config, open_seats,
-                             sim_table_config)
+from companion.seats import (
+    SimFault,
+    default_backend,
+    load_table_config,
+    open_seats,
+    sim_table_config,
+)
 from companion.seats.pods import pod_report
 from companion.table import Table
 from companion.web import create_app
@@ -255,7 +260,9 @@ class HttpServer:
         self._server = _Cheroot((host, port), app, numthreads=self.THREADS,
                                 server_name="mutiny", timeout=self.TIMEOUT,
                                 request_queue_size=self.BACKLOG, body_limit=limit)
-        self._server.keep_alive_conn_limit = None  # the gate bounds each client instead
+        # The gate bounds each client instead; cheroot takes None for no limit
+        # (connections.py), though its stub says int.
+        self._server.keep_alive_conn_limit = None  # type: ignore[assignment]
         try:
             self._server.prepare()  # binds now: port 0 becomes a real port
         except OSError as exc:
@@ -315,7 +322,7 @@ class _Gateway(wsgi.Gateway_10):
     ["mutiny.connection"]()``) once the response's headers are out, so the hub can
     write events to the socket directly (:mod:`companion.web.live`)."""
 
-    def get_environ(self) -> dict[str, Any]:
+    def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # stub says None
         environ = super().get_environ()
         request = self.req
 
@@ -378,7 +385,7 @@ def pick_lan_address(candidates: list[str]) -> str | None:
                 or address.is_multicast):
             usable.append(address)
     private = [a for a in usable if a.is_private]
-    best = (private or usable or [None])[0]
+    best = private[0] if private else usable[0] if usable else None
     return str(best) if best is not None else None
 
 

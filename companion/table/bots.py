@@ -416,13 +416,13 @@ class TableBots:
                 continue
             choices = canonical(legal)
             now = seated.thinking
-            if now is not None and legal and now.match_id == match.id and \
-                    now.choices == choices:
+            if match is not None and now is not None and legal and \
+                    now.match_id == match.id and now.choices == choices:
                 continue
             self._drop(seated)
             if legal:
                 starting.append((seat, seated, legal, choices))
-        if starting:
+        if starting and match is not None:  # a seat has legal actions: there is a match
             public = match.view(PUBLIC)
             said = canonical([public["step"], public["state"]])
             thinking = sum(s.thinking is not None for s in self.seats.values()) + len(starting)
@@ -476,7 +476,7 @@ class TableBots:
             action, how = think.chosen, "at_once"
             if action is None:
                 action, how = (answer[1], "search") if answer and answer[1] else (None, "")
-                if answer and answer[2] is not None:
+                if answer and answer[2] is not None and seated.bot is not None:
                     seated.bot.rng.setstate(answer[2])
             if action not in legal:
                 log.warning("seat %d's bot: no answer from its search (%s): a random legal"

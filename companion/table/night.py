@@ -79,6 +79,7 @@ class Night:
                             "tonight's standings start again (the journal keeps every match)",
                             count=_count_rows)
         self._db = stored.open(self._set_up)
+        self._closed = False
         self._rows = _count_rows(self._db)
         self._note = stored.note(self._rows, keep=True)
         self._payload: dict[str, Any] | None = None  # rebuilt after each change
@@ -171,7 +172,7 @@ class Night:
         """Write the matches recorded with ``save=False`` to the file. A failed write
         is logged and tried again at the next save: the match stays in the standings."""
         with self._lock:
-            if not self._unsaved or self._db is None:
+            if not self._unsaved or self._closed:
                 return
             try:
                 with self._db:  # one transaction (a commit, one flush to disk)
@@ -235,7 +236,7 @@ class Night:
             above = ranked[place - 1] if place else None
             tied = above is not None and (above["wins"], above["played"]) == \
                 (row["wins"], row["played"])
-            row["rank"] = above["rank"] if tied else place + 1
+            row["rank"] = above["rank"] if above is not None and tied else place + 1
         return ranked
 
     def to_dict(self) -> dict[str, Any]:
@@ -279,10 +280,10 @@ class Night:
     def close(self) -> None:
         """Save what is still to be saved and close the file (idempotent)."""
         with self._lock:
-            if self._db is not None:
+            if not self._closed:
                 self.save()
                 self._db.close()
-                self._db = None
+                self._closed = True
             if self._note is not None:
                 self._note.close()
                 self._note = None

@@ -18,7 +18,7 @@ version is refused as stale (docs/api.md).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import AbstractSet, Any, Callable, Sequence
 
 from companion import jsontext
 from companion.engine import HOST, PUBLIC, Display, Match
@@ -37,6 +37,8 @@ class Views(dict):
         self._match = match
 
     def __missing__(self, viewer: Viewer) -> dict[str, Any]:
+        if self._match is None:
+            raise KeyError(viewer)  # no match, no views
         view = self[viewer] = self._match.view(viewer)
         return view
 
@@ -145,7 +147,7 @@ class Payloads:
 
     def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views, *,
                 seat_count: int, names: list[str], claimed: set[int],
-                open_codes: set[int] = frozenset(),
+                open_codes: AbstractSet[int] = frozenset(),
                 pods: Callable[[], list[dict[str, Any]]] | None = None,
                 night: dict[str, Any] | None = None,
                 timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
@@ -290,7 +292,7 @@ class Payloads:
             # A seat sitting out is sent nothing of the match (its payload stays still).
             "board": board if playing else [],
             # The seat's private panel: in this seat's own payload and nowhere else.
-            "panel": match.panel(seat, views[seat]) if playing else [],
+            "panel": match.panel(seat, views[seat]) if match is not None and playing else [],
             # How to play, with the seat's own part: for its phone's help.
             # How to play, with the seat's own part: for its phone's help (the game's
             # general texts are fetched by name, once).
@@ -299,7 +301,7 @@ class Payloads:
 
     def _public(self, match: Match | None, summary: dict[str, Any],
                 board: list[dict[str, Any]], views: Views, seat_count: int,
-                names: list[str], claimed: set[int], open_codes: set[int],
+                names: list[str], claimed: set[int], open_codes: AbstractSet[int],
                 untouched: bool) -> dict[str, Any]:
         payload = {
             "viewer": PUBLIC,

@@ -15,6 +15,7 @@ import copy
 import dataclasses
 import logging
 import threading
+from functools import partial
 from typing import Any, Callable, Protocol, Sequence
 
 import companion.games
@@ -26,10 +27,10 @@ from companion.errors import ActionRejected, JournalError, MutinyError
 from companion.table import lobby
 from companion.table.bots import LEVELS, TAKEN_FROM_BOT, TableBots
 from companion.table.night import Night
-from companion.table.painter import DrawingOrder, SeatDevice, Shown
-from companion.table.payloads import Payloads, Views, chart
 from companion.table.notes import TableNotes
 from companion.table.nudges import Nudges
+from companion.table.painter import DrawingOrder, SeatDevice, Shown
+from companion.table.payloads import Payloads, Views, chart
 from companion.table.timekeeper import Timekeeper
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,7 @@ class Table:
                 history: list[list[float]] = []
                 try:
                     match = self.journal.load(match_id, companion.games.get, self.clock,
-                                              each=lambda m, h=history: chart(h, m.summary()),
+                                              each=partial(_chart_match, history),
                                               opened=self._payloads.opened)
                 except (JournalError, MutinyError) as exc:
                     log.error("cannot resume match %s: %s", match_id, exc)
@@ -211,7 +212,7 @@ class Table:
                 raise ActionRejected("stale", "the table has moved on; look again")
             before = self._acting_now, self._buttons_of
             self._acting_now = actor
-            self._buttons_of = actor if screen_first else None
+            self._buttons_of = actor if screen_first and isinstance(actor, int) else None
             try:
                 if isinstance(actor, int) and lobby.is_lobby_action(action):
                     self._lobby(actor, action)  # seat 1's phone: the lobby of its buttons
@@ -494,20 +495,20 @@ class Table:
         first step). Callers hold the table lock (or, for ``_apply``'s build on the
         journal's sidekick, the thread holding it waits for the commit)."""
         match = self.match
-        self.timekeeper.follow(match and match.id, match and match.timer(),
+        self.timekeeper.follow(match.id if match else None, match.timer() if match else None,
                                bool(match and match.is_paused))
         views = Views(match)  # each viewer's view is built once a refresh
         acting = self._acting_now
         # The seat that acted first: its player is looking at its screen.
         first = ({acting: self._display(acting, views)}
-                 if acting in range(self.seat_count) else {})
+                 if isinstance(acting, int) and acting in range(self.seat_count) else {})
         buttons = self._buttons_of
-        if screen_first and buttons in range(len(self.devices)):
+        if screen_first and buttons is not None and buttons in range(len(self.devices)):
             first.setdefault(buttons, self._display(buttons, views))
             self._order.first(buttons, self._on_the_device(buttons, first[buttons]))
         self._displays = [first.get(seat) or self._display(seat, views)
                           for seat in range(self.seat_count)]
-        self.nudges.follow(match and match.id, match.step() if match else "",
+        self.nudges.follow(match.id if match else None, match.step() if match else "",
                            [d.led for d in self._displays], acting)
         self.bots.watch(match, views)
         self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
@@ -622,8 +623,9 @@ class Table:
         self.bots.close()  # its worker process too
         self._order.close()
         self.timekeeper.close()
-        if self._owns_timer_clock:
-            self.timekeeper.clock.close()
+        clock = self.timekeeper.clock
+        if self._owns_timer_clock and isinstance(clock, MonotonicClock):  # always, if owned
+            clock.close()
         with self._lock:
             self._closed = True
             for device in self.devices:
@@ -653,3 +655,8 @@ def _line_first(display: Display, line: str) -> Display:
 
 #: A display with some fields changed (the timer and every other field kept).
 _with = dataclasses.replace
+
+
+def _chart_match(history: list[list[float]], match: Match) -> None:
+    """Add ``match``'s scores, as it stands, to ``history`` (a resumed match's chart)."""
+    chart(history, match.summary())

@@ -225,7 +225,7 @@ class Timekeeper:
         journal then could not write). ``still``: never wake or call back (a twin)."""
         with self._lock:
             self._cancel()
-            for name, value in zip(_KEPT, saved):
+            for name, value in zip(_KEPT, saved, strict=True):
                 setattr(self, name, value)
             if still:
                 self._told = True

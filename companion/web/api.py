@@ -20,8 +20,7 @@ from companion.access import PinLocked
 from companion.engine import HOST, PUBLIC
 from companion.engine.spec import TIMER_MAX
 from companion.errors import MutinyError, UnknownGame
-from companion.table import nudges
-from companion.table import lobby
+from companion.table import lobby, nudges
 from companion.web import auth, pages
 from companion.web.live import StreamEnded
 

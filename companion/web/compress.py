@@ -60,7 +60,8 @@ def pack(response: Response) -> Response:
     if response.headers.get("ETag"):
         # The same entity-tag may not name two different bodies (RFC 9110, 8.8.3).
         tag, weak = response.get_etag()
-        response.set_etag(tag + "-gz", weak=weak)
+        if tag is not None:  # a tag there is (the header above)
+            response.set_etag(tag + "-gz", weak=bool(weak))
     return response
 
 

@@ -161,4 +161,5 @@ def _cookie(header: str, name: str) -> str | None:
 def install(app: Flask) -> None:
     """Put the quick seat action in front of ``app``: the one place it is switched on
     (justified by ``bench/peer.py``, see the module)."""
-    app.wsgi_app = QuickSeatAction(app, app.wsgi_app)
+    # Flask's documented way to wrap its WSGI app; mypy sees a method assigned.
+    app.wsgi_app = QuickSeatAction(app, app.wsgi_app)  # type: ignore[method-assign]

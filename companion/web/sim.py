@@ -12,8 +12,15 @@ from __future__ import annotations
 import base64
 from functools import lru_cache
 
-from flask import (Blueprint, Response, current_app, redirect, render_template, request,
-                   stream_with_context)
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+)
 from PIL import Image
 
 from companion.engine import PUBLIC

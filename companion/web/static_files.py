@@ -97,7 +97,8 @@ class StaticFiles:
             reply.cache_control.immutable = True
         else:
             reply.cache_control.no_cache = True  # keep it, but ask (a 304) before use
-        return reply.make_conditional(request)
+        reply.make_conditional(request)  # in place (it returns the same reply)
+        return reply
 
 
 def install(app: Flask) -> StaticFiles:
