@@ -115,9 +115,22 @@ def vote_view(vote: Vote, viewer: Viewer) -> dict[str, Any]:
 
 
 def redeal_vote(vote: Vote, viewer: Viewer, rng: Any) -> None:
-    """For the re-deal test: redraw, in place, every ballot ``viewer`` may not see."""
+    """For the re-deal: redraw, in place, every ballot ``viewer`` may not see, and whose
+    they are (:func:`redrawn_counts`)."""
     if vote["revealed"]:
         return
-    for seat, ballots in enumerate(vote["cast"]):
-        if seat != viewer and ballots:
-            vote["cast"][seat] = [rng.choice(vote["choices"][seat]) for _ in ballots]
+    for seat, count in redrawn_counts(vote, viewer, rng).items():
+        vote["cast"][seat] = [rng.choice(vote["choices"][seat]) for _ in range(count)]
+
+
+def redrawn_counts(vote: Vote, viewer: Viewer, rng: Any) -> dict[int, int]:
+    """How many ballots each seat but ``viewer`` holds in a re-deal. A seat knows how
+    many ballots are in and its own, never who else has cast: the others' ballots go
+    to seats drawn again among those that owe any, as many as were in (so a bot's
+    worlds do not let the real laggards vote last)."""
+    others = [s for s in range(len(vote["cast"])) if s != viewer]
+    count = sum(len(vote["cast"][s]) for s in others)
+    places = [s for s in others for _ in range(vote["need"][s])]
+    rng.shuffle(places)
+    drawn = places[:count]
+    return {seat: drawn.count(seat) for seat in others}

@@ -133,3 +133,25 @@ def test_knowledge_and_bot_pickle_for_a_search_process_of_their_own():
     sent_bot, sent = pickle.loads(pickle.dumps((bot, knowledge)))
     assert spelled(sent.view) == spelled(knowledge.view)
     assert sent_bot.choose(sent) == bot.choose(knowledge)
+
+
+def test_who_has_cast_a_secret_ballot_stays_hidden_from_the_bot():
+    # MIT Mutiny's secret ballot: a seat knows how many ballots are in, never whose.
+    game = companion.games.get("mit-mutiny")
+    rng = random.Random(5)
+    match = Match.create(game, 4, {"ballot": "secret"}, seed="ballot")
+    while match.step() != "ballot":
+        choices = [(a, act) for a in match.acting() for act in match.legal_actions(a)
+                   if act["type"] not in HOST_ACTIONS]
+        match.apply(*rng.choice(choices))
+    bot, first, second = match.acting()
+    one, two = match.fork(), match.fork()
+    one.apply(first, {"type": "ballot", "choice": "defend"})
+    two.apply(second, {"type": "ballot", "choice": "defend"})
+    mine, theirs = knowledge_of(one, bot), knowledge_of(two, bot)
+    assert spelled(mine.view) == spelled(theirs.view)
+    for draw in range(3):
+        worlds = mine.sample(random.Random(draw)), theirs.sample(random.Random(draw))
+        assert spelled(worlds[0].state) == spelled(worlds[1].state)
+    assert {tuple(mine.sample(random.Random(d)).acting()) for d in range(12)} == {
+        (bot, first), (bot, second)}

@@ -186,15 +186,17 @@ def _redraw_ballots(vote: votes.Vote, viewer: Viewer, rng: random.Random) -> Non
     Boatswain waits is secret too (Y6: a waiting Boatswain's every ballot waits)."""
     if vote["revealed"]:
         return
-    for seat, cast in enumerate(vote["cast"]):
-        if seat == viewer or not cast:
+    # Whose ballots are in is hidden too (a seat knows only how many).
+    for seat, cast in votes.redrawn_counts(vote, viewer, rng).items():
+        if not cast:
+            vote["cast"][seat] = []
             continue
         choices = vote["choices"][seat]
         if WAIT in choices and rng.random() < 0.5:
-            vote["cast"][seat] = [WAIT] * len(cast)
+            vote["cast"][seat] = [WAIT] * cast
             continue
         targets = [c for c in choices if is_real(c)]
         fresh = [rng.choice(targets)]
-        if len(cast) > 1:
+        if cast > 1:
             fresh.append(rng.choice(targets + [None]))
         vote["cast"][seat] = fresh
