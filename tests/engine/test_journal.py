@@ -255,12 +255,15 @@ def test_work_alongside_sees_the_new_state_before_the_commit_returns(journal, tm
     seen: list[tuple[int, bool]] = []
 
     def alongside():
-        # The match as the action leaves it; the entries staged but not yet committed.
+        # The match as the action leaves it, while the commit's flush runs on the
+        # journal's other thread: whether the flush has landed yet is a race between
+        # two threads (on a loaded machine it often has), so only the state is pinned.
         seen.append((rows(), 0 not in match.acting()))
 
     match.apply(0, {"type": "vote", "seat": 1}, alongside=alongside)
-    assert seen == [(before, True)]
-    assert rows() == before + 1
+    assert len(seen) == 1 and seen[0][1] is True
+    assert seen[0][0] in (before, before + 1)
+    assert rows() == before + 1  # and once apply returns, the entry is on disk
     outside.close()
 
 
