@@ -106,7 +106,9 @@ def _join(table, token: str, name: str = "", lost=_stale):
     table.tell(seat, "Phone taken over" if taking_over else "Phone joined")
     response = _to_seat()
     auth.set_seat_cookie(response, phone)
-    if not name.strip():  # the seat's page offers to name its player
+    if table.access.names()[seat] == f"Seat {seat + 1}":
+        # A seat nobody named: its page offers to name its player (a host who named
+        # the seats already is not asked again by every phone).
         response.set_cookie(ASK_NAME_COOKIE, "1", max_age=600, samesite="Strict",
                             path="/seat/")
     return response
