@@ -289,8 +289,13 @@ class Game:
 
     # -- what each viewer sees (from the package's Parts) ------------------------------
     def _parts(self) -> Parts:
+        # A game either names its modules (``parts``) or writes these methods itself
+        # (a game in one module, like the engine's test game); one that does neither is
+        # a programming error, said in words rather than as an AttributeError on None.
         if self.parts is None:
-            raise NotImplementedError(f"{type(self).__name__} names no parts")
+            raise TypeError(f"{type(self).__name__} sets no `parts = Parts(...)` and does"
+                            f" not write this method itself (docs/engine.md, 'One shape"
+                            f" for every game')")
         return self.parts
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

@@ -87,3 +87,11 @@ def test_a_choice_carries_its_full_label_and_the_screen_form():
     assert choice.to_dict() == {"label": "Attack Calico Jack", "short": "Hit Jack",
                                 "action": {"type": "attack", "seat": 2}, "secret": False}
     assert Choice("Roll", {"type": "roll"}).screen_label == "Roll"
+
+
+def test_a_game_that_names_no_parts_and_writes_no_view_says_so():
+    class Bare(Game):
+        spec = GAME.spec
+
+    with pytest.raises(TypeError, match="sets no `parts"):
+        Bare().view({}, 0)
