@@ -4,7 +4,7 @@ from the public view only; a phone's panel shows that seat's secrets and nobody 
 the end opens every secret and says where each pirate's Infamy came from.
 
 Matches use table dice and physical islands (every roll exact) unless a test needs the
-map; the helpers are those of tests/games/test_mit_mutiny.py.
+map; the helpers are those of tests/games/mit_mutiny_helpers.py.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
 from companion.games.mit_mutiny.words import STEP_NAMES, blow_by_blow
-from tests.games.test_mit_mutiny import (
+from tests.games.mit_mutiny_helpers import (
     D, FM, M, QM, SCOUT, TABLE, assign, decide, done_buying, enter, give_cards, island,
     no_peek, quiet_round, seat_of, st, to_decisions,
 )
@@ -78,7 +78,7 @@ def lines(board: list[dict[str, Any]], title: str) -> list[str]:
 def battle_with_a_cannon() -> Match:
     """Scout 3 and First Mate 1 mutiny, 10 v 16; 1's Cannon makes it 16 v 16; the tie
     is rolled again and the Captain's side wins 32 v 5 (the test of the battle record
-    in tests/games/test_mit_mutiny.py); the Captain keeps his share and buys next."""
+    in tests/games/test_mit_mutiny_cards.py); the Captain keeps his share and buys next."""
     match = new(stack="cannon")
     give_cards(match, {1: 1})
     to_decisions(match, loot=(2, 1, 0, 0), take="sugar", shares={0: [1, 1, 0, 0]},
