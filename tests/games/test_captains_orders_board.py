@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.games.captains_orders_helpers import A, B, C, D, TYPICAL_ROUND
 from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
@@ -22,23 +23,7 @@ from companion.games.captains_orders import GAME
 from companion.games.captains_orders import board as tabletop
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake", "Edward Teach", "Flint", "Mary Read"]
-A = [2, 5, 6, 7, 8, 9]
-B = [3, 4, 5, 6, 7, 8]
-C = [1, 9, 9, 10, 10, 10]
-D = [4, 6, 7, 8, 9, 10]
 ANNE, BONNY, CALICO, DRAKE = range(4)
-
-#: A round: an order followed round the table (it comes back), a pass and its discard,
-#: an ask, a give and a discard, an order belayed and followed, then a wrong accusation.
-TYPICAL_ROUND = [
-    (0, {"type": "play", "rank": 7}), (1, {"type": "follow", "rank": 8}),
-    (2, {"type": "follow", "rank": 9}), (3, {"type": "follow", "rank": 10}),
-    (1, {"type": "pass", "rank": 3, "to": 2}), (2, {"type": "discard", "rank": 10}),
-    (2, {"type": "ask", "target": 3}), (3, {"type": "give", "rank": 4}),
-    (2, {"type": "discard", "rank": 9}), (3, {"type": "play", "rank": 6}),
-    (0, {"type": "belay", "rank": 5}), (1, {"type": "follow", "rank": 7}),
-    (2, {"type": "accuse", "target": 0}),
-]
 
 
 def new(rounds: int = 2, **options) -> Match:
