@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.test_moon_yeti import cast, ready_all
+from tests.games.moon_yeti_helpers import cast, ready_all
 from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
