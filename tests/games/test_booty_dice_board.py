@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.games.booty_dice_helpers import enter, roller, turn
 from tests.games.whole_words import check_whole, vocabulary
 
 from companion.engine import PUBLIC, Match
@@ -20,29 +21,10 @@ from companion.games.booty_dice import GAME
 from companion.games.booty_dice import board as tabletop
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake", "Edward Teach", "Flint"]
-FACE = {"$": "doubloon", "X": "x", "J": "jolly", "C": "cutlass", "P": "plank",
-        "S": "shield"}
 
 
 def new(seats: int = 3, **options) -> Match:
     return Match.create(GAME, seats, {"dice": "table", **options}, seed=7, names=NAMES[:seats])
-
-
-def roller(match: Match) -> int:
-    return match.view(PUBLIC)["state"]["roller"]
-
-
-def enter(match: Match, faces: str) -> None:
-    for code in faces:
-        match.apply(roller(match), {"type": "enter", "face": FACE[code]})
-
-
-def turn(match: Match, faces: str, picks: tuple = ()) -> None:
-    seat = roller(match)
-    enter(match, faces)
-    match.apply(seat, {"type": "stop"})
-    for kind, target in picks:
-        match.apply(seat, {"type": kind, "seat": target})
 
 
 def one(match: Match, kind: str) -> dict:
