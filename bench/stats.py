@@ -57,7 +57,7 @@ def frozen_start() -> Iterator[None]:
         gc.unfreeze()
 
 
-_TARGET = re.compile(r"^(?:(p50|p99|max)\s+)?(<=|<)\s*([0-9.]+)\s*(ms|us|s|MB)?")
+_TARGET = re.compile(r"^(?:(p50|p95|p99|max)\s+)?(<=|<)\s*([0-9.]+)\s*(ms|us|s|MB)?")
 
 
 def verdict(row: dict[str, Any]) -> str:

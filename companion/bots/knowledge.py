@@ -27,23 +27,41 @@ from companion.engine import CHANCE, Action, Actor, Chance, Context, Game, Match
 MAX_CHANCE_CHAIN = 1000
 
 
+class _WorldChance(Chance):
+    """Chance for a world: one generator running through the whole playout.
+
+    A match seeds each draw from its seed and the draw's number (SHA-512 of a string,
+    so a replay can start anywhere); a world is never replayed, and the seeding was a
+    sixth of a dice game's playout (docs/bots.md, "Levels")."""
+
+    def __init__(self, generator: random.Random):
+        super().__init__("world", 0)
+        self._generator = generator
+
+
 class World:
     """One determinized state of a match, private to a bot: play it forward in place."""
 
-    __slots__ = ("game", "state", "seed", "draws", "_context")
+    __slots__ = ("game", "state", "seed", "draws", "_dice", "_chance", "_context")
 
-    def __init__(self, game: Game, state: State, seed: str, names: list[str]):
+    def __init__(self, game: Game, state: State, seed: int, names: list[str]):
         self.game = game
         self.state = state
-        self.seed = seed
+        self.seed = f"bot/{seed}"
         self.draws = 0
+        self._dice = random.Random(seed)
+        self._chance = _WorldChance(self._dice)
         self._context = Context(names, game.ballots_undoable)
         self._run_chance()
 
     def copy(self) -> "World":
+        """A twin to play forward apart: the same state and the same chance to come."""
         twin = World.__new__(World)
         twin.game, twin.state, twin.seed = self.game, clone(self.state), self.seed
         twin.draws, twin._context = self.draws, self._context
+        twin._dice = random.Random()
+        twin._dice.setstate(self._dice.getstate())
+        twin._chance = _WorldChance(twin._dice)
         return twin
 
     @property
@@ -76,7 +94,7 @@ class World:
         for _ in range(MAX_CHANCE_CHAIN):
             if self.game.result(self.state) is not None:
                 return
-            outcome = self.game.chance_action(self.state, Chance(self.seed, self.draws))
+            outcome = self.game.chance_action(self.state, self._chance)
             if outcome is None:
                 return
             self.game.apply(self.state, CHANCE, outcome, self._context)
@@ -110,7 +128,7 @@ class SeatKnowledge:
         state = self.game.redeal(clone(self._base), self.seat, rng)
         if memory:
             state = self.game.bot_recall(state, self.seat, memory, rng)
-        return World(self.game, state, f"bot/{rng.getrandbits(64)}", list(self._names))
+        return World(self.game, state, rng.getrandbits(64), list(self._names))
 
 
 def knowledge_of(match: Match, seat: int) -> SeatKnowledge:

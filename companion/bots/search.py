@@ -47,8 +47,11 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", iterations=40, seconds=1.0, depth=8, remembers=False,
                   explore=1.4),
-    "normal": Level("normal", iterations=200, seconds=1.0, depth=24, remembers=True),
-    "hard": Level("hard", iterations=800, seconds=4.0, depth=40, remembers=True),
+    # Normal's cap is what a slow board may spend (8 s emulated, about a Pi Zero 2 W):
+    # its 200 worlds decide on a Pi too, not just on a fast machine. At the table the
+    # pace caps the search well before (companion/table/bots.py, SEARCH_SHARE).
+    "normal": Level("normal", iterations=200, seconds=8.0, depth=24, remembers=True),
+    "hard": Level("hard", iterations=800, seconds=30.0, depth=40, remembers=True),
 }
 
 
@@ -57,6 +60,10 @@ def level(name: str, **changes: Any) -> Level:
     if name not in LEVELS:
         raise ValueError(f"no bot level {name!r} (easy, normal, hard)")
     return replace(LEVELS[name], **changes)
+
+
+#: How often (in iterations) the search asks whether its choice is already settled.
+SETTLE_EVERY = 10
 
 
 class _Node:
@@ -74,7 +81,19 @@ class _Node:
 
 
 def _key(actor: Any, action: Action) -> str:
-    return f"{actor}|{json.dumps(action, sort_keys=True, separators=(',', ':'))}"
+    # The fields in a fixed order, so the same move listed twice is one edge; repr of
+    # the sorted fields is a third of json.dumps's cost and a tree makes thousands.
+    return f"{actor}|{sorted(action.items())!r}"
+
+
+def _settled(root: _Node, keys: list[str], left: int) -> bool:
+    """Whether the most visited root move leads the next by more than the iterations
+    left: the rest of the budget could not change the choice, so it is not spent."""
+    visits = sorted((root.children[k].visits for k in keys if k in root.children),
+                    reverse=True)
+    if len(visits) < len(keys):
+        return False
+    return visits[0] - (visits[1] if len(visits) > 1 else 0) > left
 
 
 def search(knowledge: SeatKnowledge, rules: Level, rng: random.Random,
@@ -103,12 +122,15 @@ def search(knowledge: SeatKnowledge, rules: Level, rng: random.Random,
             node.visits += 1
             node.value += rewards[node.actor] if isinstance(node.actor, int) else 0.5
         done += 1
+        if done % SETTLE_EVERY == 0 and _settled(root, root_keys, rules.iterations - done):
+            break
     # The most visited move; ties (a small budget visits many moves once) go to the
     # better mean, then to chance: never to the first move listed.
     best = max((root.children[k] for k in root_keys if k in root.children),
                key=lambda n: (n.visits, n.value / n.visits, rng.random()))
     assert best.action is not None  # a root edge is always a move of the seat
-    visits = {k.split("|", 1)[1]: root.children[k].visits
+    visits = {json.dumps(root.children[k].action, sort_keys=True, separators=(",", ":")):
+              root.children[k].visits
               for k in root_keys if k in root.children}
     return best.action, {"iterations": done, "seconds": time.perf_counter() - started,
                          "visits": visits}

@@ -157,3 +157,11 @@ def test_the_timeline_runs_from_the_pin_edge_to_the_acting_seats_frame():
     assert moments[0] == "pin edge" and moments[-1] == "the acting seat's new frame"
     assert {"Match.apply entered", "the journal's commit returned",
             "Table.refresh entered"} <= set(moments)
+
+
+def test_a_row_with_its_own_emulated_bound_is_judged_on_that_bound():
+    slow = {**row("p95 <= 1500 ms", p50=900.0), "p95": 6000.0,
+            "emulated_target": "p95 <= 8000 ms", "name": "bot decision, normal level"}
+    assert arm.verdict(slow) == "not met"  # natively 6 s would miss its 1.5 s
+    (judged,) = arm.emulated({"rows": [slow]}, host="h", qemu="q", when=WHEN)["rows"]
+    assert judged["verdict"] == "met" and judged["target"] == "p95 <= 8000 ms"

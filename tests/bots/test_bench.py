@@ -19,3 +19,17 @@ def test_seat_counts_are_the_smallest_and_a_middle_one():
     assert bots.seat_counts("moon-yeti", "both") == [4, 6]
     assert bots.seat_counts("mit-mutiny", "both") == [4]
     assert bots.seat_counts("booty-dice", "smallest") == [2]
+
+
+def test_the_decision_benchmark_times_every_level_over_every_game():
+    from bench import __main__ as bench_main
+    from bench import bot_decisions
+
+    spots = bot_decisions.decision_points("booty-dice", 2)
+    assert len(spots) == 2 and all(len(k.legal) > 1 for k in spots)
+    found = bot_decisions.run(points=2, hard_points=1)
+    rows = {row["name"]: row for row in bench_main.bot_decision_rows(found)}
+    normal = rows["bot decision, normal level (5 games)"]
+    assert normal["n"] == 2 * 5 and normal["p95"] >= normal["p50"] > 0
+    assert normal["emulated_target"] == "p95 <= 8000 ms"
+    assert rows["bot decision, hard level (5 games)"]["n"] == 5
