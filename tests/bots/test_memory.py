@@ -32,7 +32,9 @@ def _down(view, cell):
 
 def test_a_card_seen_face_up_is_remembered_where_it_lies_once_face_down():
     for seed in range(10):
-        match = Match.create(GAME, 2, {"first_seat": 1}, seed=f"memory-{seed}")
+        # The pure memory game: a history naming places would keep them for "easy" too.
+        match = Match.create(GAME, 2, {"first_seat": 1, "history_names_places": False},
+                             seed=f"memory-{seed}")
         watcher = Bot(GAME, 1, SMALL, seed=1)
         flipped = _turn_without_a_match(match)
         watcher.watch(match.view(1))

@@ -292,7 +292,7 @@ def test_a_mutiny_on_a_nearly_empty_chest_leaves_the_last_takers_nothing():
     match = new("pearl mutiny gold gold", seats=4)
     flips(match, "A1", "A2")
     assert pub(match)["chests"] == [{}, {"pearl": 1}, {}, {}]
-    assert said(match)[-2:] == ["Seat 2 leads a Mutiny on Seat 1",
+    assert said(match)[-2:] == ["Seat 2 turns up a Mutiny at A2 and leads it on Seat 1",
                                 "Mutiny: Seat 2 takes Seat 1's Pearl (200 gold)"]
 
 
@@ -573,7 +573,7 @@ def test_captain_mutiny_tied_pick_turns_it_on_the_other_captain():
     flip(match, "A5")
     # The revealer leads, then every player who is not a Captain, clockwise.
     assert pub(match)["chests"] == [{"gold": 3}, {}, {"gold": 1}]
-    assert said(match)[-3] == "Seat 1 leads a Mutiny on Seat 2"
+    assert said(match)[-3] == "Seat 1 turns up a Mutiny at A5 and leads it on Seat 2"
 
 
 def test_captain_mutiny_tied_pick_with_several_others_asks_which():

@@ -122,7 +122,7 @@ def test_a_miss_says_both_cards_and_waits_for_the_end_of_the_turn():
     end_turn(match)
     assert place(match, "A1")["down"] and place(match, "A2")["down"]
     assert one(match, "headline")["text"] == "Bonny's turn: flip a card"
-    assert "Anne: Silver coin / Copper coin, no match" in one(match, "log")["lines"]
+    assert "Anne: Silver coin at A1 / Copper coin at A2, no match" in one(match, "log")["lines"]
 
 
 def test_maps_in_a_row_say_how_many_of_three():

@@ -59,11 +59,6 @@ def pile_words(pile: Mapping[str, int], empty: str = "empty") -> str:
     return ", ".join(words) if words else empty
 
 
-def joined(words: Sequence[str], last: str = "and") -> str:
-    """``B, C and E`` (``last``: "or" for ``B, C or E``): words as a sentence lists them."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
-
-
 def _cards_words(items: Sequence[Mapping[str, Any]]) -> str:
     """The cards of a try in order: ``a Silver coin at A3, then a Copper coin at B4``."""
     named = [_a(o["card"]["name"]) + (f" at {o['cell']}" if o.get("cell") else "")
@@ -87,7 +82,7 @@ def headline(view: Mapping[str, Any]) -> str:
     if phase == TARGET:
         return f"{who} revealed a Mutiny and picks which Captain it targets"
     if phase == STORM:
-        rows = joined(st["storm_rows"], "or")
+        rows = show.joined(st["storm_rows"], "or")
         return f"{who} revealed a Storm and picks the row to reshuffle: row {rows}"
     if phase == SHUFFLE:
         return "The Storm reshuffles the row's face-down cards"
@@ -120,7 +115,7 @@ def _look_headline(st: Mapping[str, Any], who: str) -> str:
                 f"when {who} ends the turn")
     peeked = st["peeking"]["cells"] if st["peeking"] else []
     if peeked:
-        return f"{who} peeked at {joined(peeked)} and ends the turn"
+        return f"{who} peeked at {show.joined(peeked)} and ends the turn"
     return f"{who} ends the turn"
 
 
@@ -183,11 +178,11 @@ def _notes(view: Mapping[str, Any]) -> list[Part]:
     lines = [] if over else [_captains(st, names)]
     peeking = st["peeking"]
     if peeking and peeking["cells"]:
-        cells = joined(peeking["cells"])
+        cells = show.joined(peeking["cells"])
         lines.append(f"{kit.seat_name(names, peeking['seat'])} is peeking at {cells}: "
                      f"only they see what lies there")
     if st["storm_rows"]:
-        rows = joined(st["storm_rows"], "or")
+        rows = show.joined(st["storm_rows"], "or")
         lines.append(f"The Storm may hit row {rows} (rows with two or more face-down cards)")
     if st["extra_turn"] and not over:
         lines.append(f"Shore Leave: {who} takes another turn after this one")

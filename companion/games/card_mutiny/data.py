@@ -127,6 +127,9 @@ SPEC = GameSpec(
                "F6: 'ignored' - a Mutiny a Captain reveals is ignored, tied or not; "
                "'tied_pick' - a Captain tied with others turns it on one of them",
                choices=("ignored", "tied_pick")),
+        Option("history_names_places", True,
+               "the history says where each card turned up lay (Silver coin at A1), as "
+               "everyone at a real table saw; off: only which cards, a pure memory game"),
         Option("first_seat", 0, "the seat (1-based) who goes first; 0 draws at random",
                minimum=0, maximum=6),
         Option("stacked_deal", "",

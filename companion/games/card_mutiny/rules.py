@@ -136,6 +136,21 @@ def _log(state: State, kind: str, **fields: Any) -> dict[str, Any]:
     return event
 
 
+def _places(state: State, cells: list[Any]) -> dict[str, Any]:
+    """An event's ``cells``: where the cards it names lay in the grid, as the whole
+    table saw them turned up (option ``history_names_places``; grid mode only, so
+    ``cells`` is read only there)."""
+    if not is_grid(state) or not state["options"]["history_names_places"]:
+        return {}
+    return {"cells": list(cells)}
+
+
+def _unfinished(kinds: list[str]) -> bool:
+    """Whether the cards face up make a try still open (one coin, or maps short of a
+    set) rather than a miss: a miss's cards are already named by its ``no_match``."""
+    return len(kinds) == 1 or all(kind == "map" for kind in kinds)
+
+
 # -- the game ----------------------------------------------------------------------------
 
 class CardMutiny(Game):
@@ -308,11 +323,12 @@ class CardMutiny(Game):
             self._open(state, kind, cell)
             self._carry_on(state)
         elif opened == [kind]:
+            where = _places(state, [*state["open"], cell])
             self._take_open(state)
             self._take(state, kind, cell)
             holdings.add(state["chests"][seat], kind, 2)
             _log(state, "pair", seat=seat, card=kind,
-                 gold=2 * holdings.card_value(state, kind))
+                 gold=2 * holdings.card_value(state, kind), **where)
             self._carry_on(state)
         else:
             self._open(state, kind, cell)
@@ -329,9 +345,10 @@ class CardMutiny(Game):
             self._carry_on(state)
             return
         seat = state["turn"]
+        where = _places(state, state["open"])
         self._take_open(state)
         state["map_sets"][seat] += 1
-        _log(state, "map_set", seat=seat, gold=state["options"]["map_set_value"])
+        _log(state, "map_set", seat=seat, gold=state["options"]["map_set_value"], **where)
         self._turn_ends(state)
 
     def _special(self, state: State, kind: str, cell: int | None) -> None:
@@ -339,23 +356,25 @@ class CardMutiny(Game):
         Each ends the turn (after what the card asks for)."""
         card = KINDS[kind]
         seat = state["turn"]
+        where = _places(state, [cell])
         if kind == "rock":
             self._keep_rock(state, cell)
-            _log(state, "rock", seat=seat)
+            _log(state, "rock", seat=seat, **where)
         elif card.category == "gem":
             self._take(state, kind, cell)
             holdings.add(state["chests"][seat], kind)
-            _log(state, "gem", seat=seat, card=kind, gold=holdings.card_value(state, kind))
+            _log(state, "gem", seat=seat, card=kind, gold=holdings.card_value(state, kind),
+                 **where)
         else:
             self._take(state, kind, cell)
             holdings.add(state["discard"], kind)
             if card.category == "mutiny":
-                self._mutiny_revealed(state)
+                self._mutiny_revealed(state, where)
                 return
             if card.category == "event":
-                self._event(state, kind)
+                self._event(state, kind, where)
                 return
-            _log(state, "dud", seat=seat)
+            _log(state, "dud", seat=seat, **where)
         self._turn_ends(state)
 
     # -- where cards go ---------------------------------------------------------------
@@ -387,32 +406,34 @@ class CardMutiny(Game):
             state["rocks_up"] += 1
 
     # -- Mutiny (F4, F6) --------------------------------------------------------------
-    def _mutiny_revealed(self, state: State) -> None:
+    def _mutiny_revealed(self, state: State, where: dict[str, Any]) -> None:
         """A Captain's own Mutiny is ignored (F6; with ``tied_pick`` a tied Captain's
         turns on another Captain); one possible target is the target; with several,
-        the revealer chooses."""
+        the revealer chooses. ``where``: the card's place, for the history."""
         seat = state["turn"]
         targets = mutiny_targets(state)
         own = seat in holdings.captains(state)
         if not targets or (own and state["options"]["captain_mutiny"] == "ignored"):
-            _log(state, "mutiny_ignored", seat=seat)
+            _log(state, "mutiny_ignored", seat=seat, **where)
             self._turn_ends(state)
         elif len(targets) == 1:
-            self._mutiny(state, seat, targets[0])
+            self._mutiny(state, seat, targets[0], where)
             self._turn_ends(state)
         else:
             state["step"] = TARGET
-            _log(state, "mutiny_choice", seat=seat)
+            _log(state, "mutiny_choice", seat=seat, **where)
 
-    def _mutiny(self, state: State, revealer: int, target: int) -> None:
-        """Each taker (F4), from the revealer on, takes the best card of the chest."""
+    def _mutiny(self, state: State, revealer: int, target: int,
+                where: dict[str, Any] | None = None) -> None:
+        """Each taker (F4), from the revealer on, takes the best card of the chest
+        (``where``: the Mutiny card's place, when no ``mutiny_choice`` named it)."""
         captains = holdings.captains(state)
         if state["options"]["mutiny"] == "revealer":
             takers = [revealer]
         else:
             takers = [s for s in kit.clockwise(state["seats"], revealer, include_start=True)
                       if s == revealer or s not in captains]
-        event = _log(state, "mutiny", by=revealer, target=target, n=0)
+        event = _log(state, "mutiny", by=revealer, target=target, n=0, **(where or {}))
         chest = state["chests"][target]
         for seat in takers:
             if not chest:
@@ -427,13 +448,13 @@ class CardMutiny(Game):
                  gold=holdings.card_value(state, best))
 
     # -- events (F5) ------------------------------------------------------------------
-    def _event(self, state: State, kind: str) -> None:
+    def _event(self, state: State, kind: str, where: dict[str, Any]) -> None:
         seat = state["turn"]
         if not state["options"]["events"]:
-            _log(state, "event_off", seat=seat, card=kind)
+            _log(state, "event_off", seat=seat, card=kind, **where)
             self._turn_ends(state)
             return
-        _log(state, "event", seat=seat, card=kind)
+        _log(state, "event", seat=seat, card=kind, **where)
         if kind == "kraken":
             for other in kit.clockwise(state["seats"], seat, include_start=True):
                 self._lose_lowest_coin(state, other, kind)
@@ -469,7 +490,8 @@ class CardMutiny(Game):
             state["step"] = FLIP
 
     def _no_match(self, state: State) -> None:
-        _log(state, "no_match", seat=state["turn"], cards=self._open_kinds(state))
+        _log(state, "no_match", seat=state["turn"], cards=self._open_kinds(state),
+             **_places(state, state["open"]))
         self._turn_ends(state)
 
     def _turn_ends(self, state: State) -> None:
@@ -484,6 +506,12 @@ class CardMutiny(Game):
     def _finish_turn(self, state: State) -> None:
         """Unmatched cards turn back face down, the grid is refilled from the stack,
         and the next player (or the same, after Shore Leave) takes a turn."""
+        # A try left open (a coin, maps) by a card that ended the turn: the history
+        # names the cards turning back where they lie, as a miss's no_match does.
+        where = _places(state, state["open"])
+        kinds = self._open_kinds(state)
+        if where and kinds and _unfinished(kinds):
+            _log(state, "turned_back", seat=state["turn"], cards=kinds, **where)
         self._turn_back_and_refill(state)
         state.update(accident=False, peeks=[], peeks_left=0, taken=[])
         state["turns"] += 1
@@ -540,12 +568,20 @@ class CardMutiny(Game):
 
     def bot_remember(self, memory: dict[str, Any], view: dict[str, Any], seat: int) -> None:
         """Grid mode: where each card turned up (or peeked at) lies, as a careful player
-        remembers it once it is face down again (the view keeps no such record). A place
-        emptied forgets its card; a Storm forgets its row."""
+        remembers it once it is face down again, also after the history has let it go
+        (the history keeps the last events only, and names no places with the option
+        ``history_names_places`` off). The events since the last look are read as the
+        re-deal reads the history (``views.named_places``: a place emptied forgets its
+        card, a Storm its row), then the grid and the peeks as they are now."""
         grid = view["state"]["grid"]
         if grid is None:
             return
         seen: dict[int, str] = memory.setdefault("seen", {})
+        log = [dict(event) for event in view["state"]["log"]]
+        earlier = memory.get("log", [])
+        fresh = next((log[n:] for n in range(len(log), -1, -1)
+                      if earlier[len(earlier) - n:] == log[:n]), log) if earlier else log
+        views.named_places(fresh, seen)
         for k, place in enumerate(cell for row in grid for cell in row):
             if place is None or (isinstance(place, dict) and place["state"] == "taken"):
                 seen.pop(k, None)
@@ -553,38 +589,20 @@ class CardMutiny(Game):
                 seen[k] = place["kind"]
         for peek in view["state"]["me"]["peeks"]:
             seen[peek["index"]] = peek["card"]["kind"]
-        log = [dict(event) for event in view["state"]["log"]]
-        earlier = memory.get("log", [])
-        fresh = next((log[n:] for n in range(len(log), -1, -1)
-                      if earlier[len(earlier) - n:] == log[:n]), log) if earlier else log
-        for event in fresh:
-            if event["kind"] == "storm":
-                for k in [k for k in seen if k // SIZE == event["row"]]:
-                    del seen[k]
         memory["log"] = log
 
     def bot_recall(self, state: State, seat: int, memory: dict[str, Any],
                    rng: Any) -> State:
-        """A re-dealt grid with every remembered face-down card back where it was seen
-        (swapped with a card of that kind from elsewhere among the face-down cards or
-        the stack; a memory the cards left cannot hold is let go)."""
+        """A re-dealt grid drawn again (``views.draw_again``) keeping what the re-deal
+        kept (the history's places, the seat's peeks), then every remembered face-down
+        card where it was seen (a memory the cards left cannot hold is let go)."""
         seen = memory.get("seen")
         if not seen or not is_grid(state) or state["step"] in (DEAL, OVER):
             return state
-        down = set(holdings.face_down_cells(state))
-        fixed = {k: CODES[kind] for k, kind in seen.items() if k in down}
-        grid, stack = list(state["grid"]), list(state["stack"])
-        for k, code in fixed.items():
-            if grid[k] == code:
-                continue
-            donor = next((j for j in down if grid[j] == code and fixed.get(j) != code), None)
-            if donor is not None:
-                grid[k], grid[donor] = code, grid[k]
-            elif code in stack:
-                where = stack.index(code)
-                grid[k], stack[where] = code, grid[k]
-        state["grid"], state["stack"] = "".join(grid), "".join(stack)
-        return state
+        keep = views.known_places(state, seat)
+        for k, kind in sorted(seen.items()):
+            keep.setdefault(k, CODES[kind])
+        return views.draw_again(state, keep, rng)
 
     def max_actions(self, seats: int, options: dict[str, Any]) -> int:
         """A bound random play stays far below: a memory game has no hard one (two

@@ -43,28 +43,43 @@ EVENT_TEXT = {
 
 # -- events in words ---------------------------------------------------------------------
 
+def joined(words: Sequence[str], last: str = "and") -> str:
+    """``B, C and E`` (``last``: "or" for ``B, C or E``): words as a sentence lists them."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _at(event: Mapping[str, Any]) -> str:
+    """`` at A1 and D6``: where an event's cards lay (its ``cells``), or nothing."""
+    places = [cell_name(k) for k in event.get("cells", ())]
+    return f" at {joined(places)}" if places else ""
+
+
 def _mutiny_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
     by, target = kit.seat_name(names, event["by"]), kit.seat_name(names, event["target"])
-    text = f"{by} leads a Mutiny on {target}"
+    at = _at(event)
+    text = (f"{by} turns up a Mutiny{at} and leads it on {target}" if at
+            else f"{by} leads a Mutiny on {target}")
     return text if event["n"] else text + ": the chest is empty, nothing to take"
 
 
 #: Templates over an event's fields (seat fields read as names; ``card`` as the card's
-#: name, ``cards`` as the names of several, ``row`` as its letter).
+#: name, ``cards`` as the names of several, ``row`` as its letter; ``at``: where the
+#: cards lay, `` at B4``, when the history names places).
 EVENT_WORDS: dict[str, Any] = {
     "first": "{seat} goes first",
-    "pair": "{seat}: a pair of {card}s (+{gold})",
-    "map_set": "{seat}: a Treasure Map set, worth {gold} at the end",
-    "gem": "{seat} takes the {card} (+{gold})",
-    "rock": "{seat}: a Rock, it stays in the grid",
-    "dud": "{seat}: a dud",
+    "pair": "{seat}: a pair of {card}s{at} (+{gold})",
+    "map_set": "{seat}: a Treasure Map set{at}, worth {gold} at the end",
+    "gem": "{seat} takes the {card}{at} (+{gold})",
+    "rock": "{seat}: a Rock{at}, it stays in the grid",
+    "dud": "{seat}: a dud{at}",
     "no_match": "{seat}: {cards}, no match",
-    "mutiny_ignored": "{seat}: a Mutiny, ignored (a Captain revealed it)",
-    "mutiny_choice": "{seat} reveals a Mutiny and picks the Captain it targets",
+    "turned_back": "{seat}: {cards} turned back face down",
+    "mutiny_ignored": "{seat}: a Mutiny{at}, ignored (a Captain revealed it)",
+    "mutiny_choice": "{seat} reveals a Mutiny{at} and picks the Captain it targets",
     "mutiny": _mutiny_words,
     "take": "Mutiny: {seat} takes {target}'s {card} ({gold} gold)",
-    "event": "{seat}: {card}, {effect}",
-    "event_off": "{seat}: {card} (events are off: no effect)",
+    "event": "{seat}: {card}{at}, {effect}",
+    "event_off": "{seat}: {card}{at} (events are off: no effect)",
     "lose": "{cause}: {seat} discards a {card} (-{gold})",
     "storm": "Storm on row {row}: its face-down cards are reshuffled",
     "accident": "{seat}: {n} cards revealed by accident; replace them from the stack,"
@@ -76,13 +91,18 @@ EVENT_WORDS: dict[str, Any] = {
 
 
 def word(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One event of the public log in words."""
-    fields = dict(event)
+    """One event of the public log in words (with the places of its cards, when it
+    names them: ``Anne: Silver coin at B4 / Copper coin at C2, no match``)."""
+    fields = dict(event, at=_at(event))
     if "card" in fields:
         fields["card"] = KINDS[fields["card"]].name
         fields["effect"] = EVENT_TEXT.get(event["card"], "")
     if "cards" in fields:
-        fields["cards"] = " / ".join(KINDS[k].name for k in fields["cards"])
+        named = [KINDS[k].name for k in fields["cards"]]
+        if "cells" in event:
+            named = [f"{name} at {cell_name(k)}"
+                     for name, k in zip(named, event["cells"], strict=True)]
+        fields["cards"] = " / ".join(named)
     if "cause" in fields:
         fields["cause"] = KINDS[fields["cause"]].name
     if "row" in fields:

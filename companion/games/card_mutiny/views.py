@@ -1,19 +1,23 @@
 """What each viewer may see of a Card Mutiny match, and the re-deal that proves it.
 
-Memory stays a memory game: a face-down card is ``"down"`` in every view, a card turned
-back face down shows face down, and nothing keeps where a card was seen. A peek is shown
-to the peeker alone, until their turn ends. Rulings: see docs/games/card-mutiny.md.
+A face-down card is ``"down"`` in every view, a card turned back face down too. The
+public history (``log``) says what was turned up and, with the option
+``history_names_places`` (on by default), where, as everyone at a real table saw it: so
+a card it names at a place that has not changed since is known to the whole table, and
+the re-deal keeps it there. A peek is shown to the peeker alone, until their turn ends.
+Rulings: see docs/games/card-mutiny.md, "What the history tells".
 """
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from companion.engine import PUBLIC, RedealFailed, State, Viewer, clone
 from companion.games.card_mutiny import holdings
 from companion.games.card_mutiny.data import (
     CARD_VIEWS,
     CELLS,
+    CODES,
     DEAL,
     KIND_OF,
     LOOK,
@@ -116,31 +120,86 @@ def _seat_view(state: State, seat: int) -> dict[str, Any]:
     return {"seat": seat, "peeks": peeks}
 
 
+#: Events whose cards turned back face down in the places they name.
+TURNED_BACK = ("no_match", "turned_back")
+
+
+def named_places(events: Iterable[Mapping[str, Any]],
+                 known: dict[int, str] | None = None) -> dict[int, str]:
+    """What the public history tells of the grid, event by event, oldest first: each
+    card a miss (or a try the turn's end left open) turned back face down, by its
+    place (card kinds), until an event names a card taken from that place (it is
+    refilled) or a Storm reshuffles the row. ``known`` (updated in place and returned)
+    is what earlier events told: a bot's memory folds in each new event, the re-deal
+    the whole log. Events without places (``history_names_places`` off) tell only a
+    Storm's row, which forgets what was known there."""
+    known = {} if known is None else known
+    for event in events:
+        if event["kind"] == "storm":
+            for k in [k for k in known if k // SIZE == event["row"]]:
+                del known[k]
+        elif event["kind"] in TURNED_BACK and "cells" in event:
+            known.update(zip(event["cells"], event["cards"], strict=True))
+        else:
+            for k in event.get("cells", ()):
+                known.pop(k, None)
+    return known
+
+
+def known_places(state: State, viewer: Viewer) -> dict[int, str]:
+    """The face-down grid cards ``viewer`` knows, place -> card code: those the public
+    history names where they still lie (everyone), then the ones the viewer is peeking
+    at (the peeker alone). Grid mode, with a grid dealt."""
+    down = set(holdings.face_down_cells(state))
+    known = {k: CODES[kind] for k, kind in named_places(state["log"]).items() if k in down}
+    if viewer != PUBLIC and viewer == state["turn"]:
+        known.update((k, state["grid"][k]) for k in state["peeks"])
+    return known
+
+
+def draw_again(state: State, keep: Mapping[int, str], rng: random.Random) -> State:
+    """``state`` (in place, and returned) with every face-down card of the grid and the
+    stack drawn again by ``rng``, except the places in ``keep`` (place -> card code, in
+    the order to honour them), which get that card while the cards drawn hold one: a
+    card they cannot (a bot's memory of a card long gone) is let go.
+
+    Sorted before the shuffle: the draw depends on ``keep`` and ``rng`` alone, never on
+    where the hidden cards really lie (a bot's fence)."""
+    places = list(state["grid"])
+    down = holdings.face_down_cells(state)
+    pool = sorted([places[k] for k in down] + list(state["stack"]))
+    kept: dict[int, str] = {}
+    for k, code in keep.items():
+        if k in down and k not in kept and code in pool:
+            pool.remove(code)
+            kept[k] = code
+    rng.shuffle(pool)
+    for k in down:
+        places[k] = kept[k] if k in kept else pool.pop()
+    state["grid"], state["stack"] = "".join(places), "".join(pool)
+    return state
+
+
 def redeal(state: State, viewer: Viewer, rng: random.Random) -> State:
     """A copy of ``state`` with every face-down card (grid and stack) drawn again,
-    except the cards ``viewer`` is peeking at right now.
+    except the cards ``viewer`` knows: the cards the public history names where they
+    still lie (``known_places``) and those the viewer is peeking at right now.
 
     Cards mode keeps no hidden card (the companion only counts what everyone counts),
     and before the deal or after the end nothing lies face down: the copy is then the
     state itself, and rightly so. A grid whose hidden cards cannot be drawn again
-    (a place missing, a peek at a card that is not face down) raises RedealFailed."""
+    (a place missing, a peek at a card that is not face down, a history naming a card
+    that is not where it says) raises RedealFailed."""
     twin = clone(state)
     if not is_grid(state) or state["step"] in (DEAL, OVER):
         return twin
     grid = state["grid"]
     if not isinstance(grid, str) or len(grid) != CELLS:
         raise RedealFailed(f"card-mutiny: no grid of {CELLS} places to draw again")
-    down = holdings.face_down_cells(state)
-    keep = set(state["peeks"]) if viewer != PUBLIC and viewer == state["turn"] else set()
-    if not keep <= set(down):
+    peeking = viewer != PUBLIC and viewer == state["turn"]
+    if peeking and not set(state["peeks"]) <= set(holdings.face_down_cells(state)):
         raise RedealFailed("card-mutiny: a peek at a card that is not face down")
-    cells = [k for k in down if k not in keep]
-    places = list(grid)
-    # Sorted before the shuffle: the draw then depends on what the viewer knows and on
-    # ``rng`` alone, never on where the hidden cards really lie (a bot's fence).
-    pool = sorted([places[k] for k in cells] + list(state["stack"]))
-    rng.shuffle(pool)
-    for k in cells:
-        places[k] = pool.pop()
-    twin["grid"], twin["stack"] = "".join(places), "".join(pool)
-    return twin
+    keep = known_places(state, viewer)
+    if any(grid[k] != code for k, code in keep.items()):
+        raise RedealFailed("card-mutiny: the history names a card that is not there")
+    return draw_again(twin, keep, rng)
