@@ -216,6 +216,11 @@ class Journal:
         return ("INSERT INTO entries (match_id, seq, actor, action, at, crc)"
                 " VALUES (?, ?, ?, ?, ?, ?)", rows)
 
+    def rename(self, match_id: str, names: list[str]) -> None:
+        """The match's seats are called ``names`` from now on (``Match.rename``)."""
+        self._execute(("UPDATE matches SET names = ? WHERE id = ?",
+                       [(json.dumps(names), match_id)]))
+
     def finish(self, match_id: str) -> None:
         """Mark a match as over, so a restart does not offer to resume it."""
         self._execute(self._finished_rows(match_id))
@@ -236,7 +241,9 @@ class Journal:
                 added = 0
                 for sql, rows in statements:
                     if rows:
-                        added += self._db.executemany(sql, rows).rowcount
+                        done = self._db.executemany(sql, rows).rowcount
+                        # The note counts rows the file holds: a rename adds none.
+                        added += done if sql.startswith("INSERT") else 0
                 failed = self._commit(alongside)
             except sqlite3.Error as exc:
                 if self._db.in_transaction:

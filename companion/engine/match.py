@@ -58,6 +58,8 @@ class JournalSink(Protocol):
     def append(self, match_id: str, entries: list[Entry], finished: bool = False,
                alongside: Callable[[], None] | None = None) -> None: ...
 
+    def rename(self, match_id: str, names: list[str]) -> None: ...
+
 
 #: The headline of a match the host ended: the game, which knows nothing of it, would
 #: still name the step the match was at.
@@ -161,6 +163,21 @@ class Match:
         if len(names) != seats or not all(isinstance(n, str) and n.strip() for n in names):
             raise ActionRejected("bad_names", f"give {seats} non-empty seat names")
         return [n.strip()[:40] for n in names]
+
+    def rename(self, seat: int, name: str) -> None:
+        """Seat ``seat`` is called ``name`` from now on (a phone took a bot's seat over,
+        the host renamed a player). Names are words, not play: every screen words the
+        match with the new name, its story's earlier lines too, and the journal keeps
+        it so a restart does too."""
+        if not 0 <= seat < self.seats:
+            raise ActionRejected("bad_seat", f"this match has {self.seats} seats")
+        names = self._check_names([*self.names[:seat], name, *self.names[seat + 1:]],
+                                  self.seats)
+        if names == self.names:
+            return
+        if self.journal is not None:
+            self.journal.rename(self.id, names)
+        self.names = names
 
     # -- asking -----------------------------------------------------------------------
     @property

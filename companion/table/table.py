@@ -350,6 +350,7 @@ class Table:
             if took:
                 self.bots.stand(seat)
                 self._last_error[seat] = TAKEN_FROM_BOT
+                self._name_in_match(seat)
             if took or seat not in self._claimed or seat in self._showing_code:
                 self._claimed.add(seat)
                 self._claimed_tonight.add(seat)
@@ -394,9 +395,20 @@ class Table:
             self.refresh()
 
     def rename(self, seat: int, name: str) -> None:
+        """Seat ``seat``'s player is called ``name``: in the lobby, and in the match
+        being played (its story too), unless a bot holds the seat."""
         with self._lock:
             self.access.rename(seat, name)
+            self._name_in_match(seat)
             self.refresh()
+
+    def _name_in_match(self, seat: int) -> None:
+        # The match words its story with the names it was started with; a player who
+        # renames, or takes a bot's seat over, is called by their own name from then on.
+        match = self.match
+        if match is not None and not match.is_over and seat < match.seats \
+                and not self.bots.sits(seat):
+            match.rename(seat, self.access.names()[seat])
 
     def _offered(self, seat: int, action: dict[str, Any]) -> bool:
         # A press acts on what the seat was shown: if its screen has changed meanwhile

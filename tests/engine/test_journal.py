@@ -292,3 +292,16 @@ def test_an_error_alongside_is_raised_once_the_entries_are_on_disk(journal, tmp_
     assert 0 not in match.acting()  # the action counts: it is in the journal
     loaded = journal.load(match.id, games)
     assert loaded.snapshot() == match.snapshot()
+
+
+def test_a_renamed_seat_keeps_its_new_name_after_a_replay(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite3")
+    match = Match.create(GAME, 3, seed="rename", names=["Ann", "Bo", "Cy"], journal=journal)
+    match.rename(1, "  Bea  ")
+    assert match.names == ["Ann", "Bea", "Cy"] and match.view(1)["you"]["name"] == "Bea"
+    with pytest.raises(ActionRejected):
+        match.rename(3, "Dee")
+    with pytest.raises(ActionRejected):
+        match.rename(0, "   ")
+    assert journal.load(match.id, games).names == ["Ann", "Bea", "Cy"]
+    journal.close()

@@ -183,6 +183,23 @@ def test_a_phone_takes_the_bots_seat_and_the_bot_never_acts_for_it(open_table, c
     assert len(table.journal.entries(match.id)) == before
 
 
+def test_the_player_who_takes_a_bots_seat_is_named_in_the_match_and_its_journal(
+        open_table, tmp_path):
+    table = seated(open_table())
+    match = table.start("booty-dice", 4, seed="named")
+    assert match.names[BOT] == "Bot (easy)"
+    table.access.join(table.access.token(BOT), "a phone")
+    table.rename(BOT, "Mei")  # the phone's name came first (/api/seat/name)
+    assert match.names[BOT] == "Bot (easy)"  # the bot still plays: its name stays
+    table.claim(BOT)
+    assert match.names[BOT] == "Mei" and match.view(PUBLIC)["names"][BOT] == "Mei"
+    table.rename(BOT, "Mei Ling")
+    assert match.names[BOT] == "Mei Ling"
+    table.close()
+    again = open_table("one")  # a restart reads the name from the journal
+    assert again.resume().names[BOT] == "Mei Ling"
+
+
 def test_a_rematch_keeps_the_bot_and_a_restart_reseats_it(open_table, clock):
     table = seated(open_table(), "normal")
     match = table.start("booty-dice", 4, seed="again")
