@@ -1,7 +1,8 @@
 """The table display read from the couch: at 1024x600, 1280x720 and 1920x1080, with 4
 and 8 players (or each game's own bounds near them), mid-match and at the end, no text
 in sight is smaller than 24 px at 1080 lines (the same angle at any height: 24 px x
-height / 1080), nothing overflows its box and the page does not scroll.
+height / 1080), nothing overflows its box and the page does not scroll; every seat tile
+shows its marker whole and in its seat's colour, the winners' tiles at the end too.
 
 One server per game and seat count, one page per size that follows its match from the
 middle to the end (27 page loads), and the lobby after two games at each size (3). With MUTINY_SCREENSHOTS=1 the pictures of two games
@@ -9,12 +10,14 @@ go to docs/screenshots/tv-*.png (docs/boards.md shows them).
 """
 from __future__ import annotations
 
+import io
 import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import companion.games
 from companion.engine import PUBLIC
@@ -84,6 +87,66 @@ MEASURE = """(least) => {
 }"""
 
 
+#: Each seat tile on the row and its marker (the shape that tells seats apart besides
+#: colour): the marker's box, whether it is inside its tile and the screen, whether it
+#: is what the screen shows at its centre (nothing over it), its colour and the seat's.
+SEAT_MARKERS = """() => [...document.querySelectorAll('#seats .tv-seat')].map((tile) => {
+  const mark = tile.querySelector('.seat-mark');
+  const box = mark && mark.getBoundingClientRect(), around = tile.getBoundingClientRect();
+  const style = mark && getComputedStyle(mark);
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const top = box && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const seatColour = getComputedStyle(tile).getPropertyValue('--seat-color').trim();
+  const probe = document.createElement('span');  // the seat's colour as the page computes it
+  probe.style.color = seatColour;
+  document.body.append(probe);
+  const want = getComputedStyle(probe).color;
+  probe.remove();
+  return {seat: Number(tile.dataset.seat), classes: tile.className, shape: mark ? mark.textContent : '',
+          box: box ? [box.left, box.top, box.width, box.height] : null,
+          shown: !!mark && box.width >= 4 && box.height >= 4 && style.visibility === 'visible'
+            && style.display !== 'none' && Number(style.opacity) > 0,
+          inTile: !!box && inside(box, around), onScreen: !!box && inside(box, screen),
+          onTop: !!top && (top === mark || mark.contains(top)),
+          colour: style ? style.color : '', seatColour: want,
+          border: getComputedStyle(tile).borderTopColor};
+})"""
+
+
+def seat_colour_pixels(shot, box: list[float], colour: str) -> float:
+    """The share of the marker's box drawn in the seat's colour (within a small
+    distance: a glyph's inside is its colour, its edges are smoothed)."""
+    want = [int(part) for part in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+    left, top, width, height = (round(value) for value in box)
+    crop = shot.crop((left, top, left + width, top + height)).convert("RGB")
+    data = crop.tobytes()  # r, g, b, r, g, b, ...
+    near = sum(1 for i in range(0, len(data), 3)
+               if sum((data[i + k] - want[k]) ** 2 for k in range(3)) <= 30 ** 2)
+    return near / max(1, width * height)
+
+
+def markers_shown(page, what: str, winners: list[int]) -> None:
+    """Every seat tile shows its marker whole, in sight, in its seat's colour, the
+    winners' too (their tiles say so), and the screen shows that colour there."""
+    tiles = page.evaluate(SEAT_MARKERS)
+    assert tiles, f"{what}: no seat tiles"
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    for tile in tiles:
+        where = f"{what}, seat {tile['seat'] + 1} ({tile['classes']})"
+        assert tile["shape"].strip(), f"{where}: no marker"
+        assert tile["shown"] and tile["inTile"] and tile["onScreen"] and tile["onTop"], \
+            f"{where}: the marker is hidden or cut: {tile}"
+        assert tile["colour"] == tile["seatColour"] == tile["border"], \
+            f"{where}: not in the seat's colour: {tile}"
+        if "sitting-out" not in tile["classes"]:
+            share = seat_colour_pixels(shot, tile["box"], tile["seatColour"])
+            assert share >= 0.08, f"{where}: {share:.0%} of the marker in the seat's colour"
+    won = sorted(tile["seat"] for tile in tiles if "winner" in tile["classes"].split())
+    assert won == sorted(winners), f"{what}: winner tiles {won}, winners {winners}"
+
+
 def measure(page) -> dict[str, Any]:
     """What is wrong on ``page`` now (see MEASURE)."""
     height = page.viewport_size["height"]
@@ -142,7 +205,10 @@ def test_the_table_reads_from_the_couch(browser, serve, pictures, game_id, playe
             payload = wait_synced(page, live, PUBLIC, 30)
             assert payload["match"]["over"] == (stage == "end")
             page.wait_for_function("() => !document.body.classList.contains('revealing')", timeout=15000)
-            readable(page, f"{game_id}, {players} players, {stage}, {width}x{height}")
+            what = f"{game_id}, {players} players, {stage}, {width}x{height}"
+            readable(page, what)
+            result = payload["match"].get("result") or {}
+            markers_shown(page, what, result.get("winners", []) if stage == "end" else [])
             if (game_id, players) in PICTURED and (width, height) in PICTURE_SIZES:
                 page.screenshot(path=str(pictures / f"tv-{game_id}-{players}-{stage}-{width}x{height}.png"))
     for page in pages.values():

@@ -4,11 +4,18 @@ battle and a match's end get a beat on the TV (reveal.js), ordinary changes do n
 with the host's sound switch off no sound starts."""
 from __future__ import annotations
 
+import contextlib
 import random
+from typing import Any, Iterator
 
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    Cable, HostClient, page_errors, wait_synced, wait_until, watch_errors,
+    Cable,
+    HostClient,
+    page_errors,
+    wait_synced,
+    wait_until,
+    watch_errors,
 )
 from tests.browser.test_tv_layout import NAMES, readable
 
@@ -60,13 +67,11 @@ def first_moment(live, page, kind: str, rng: random.Random, moves: int) -> dict:
     raise AssertionError(f"no {kind} within {moves} moves")
 
 
-def test_how_to_play_sits_beside_the_board_and_not_again_after_a_restart(browser, serve):
-    live = serve(seats=4)
-    live.table.start("card-mutiny", 4, {}, names=NAMES[:4], seed="howto")
-    for seat in range(4):
-        live.table.claim(seat)
-    # The display reaches the table through a cable, so that after the restart (a new
-    # port) it is the same page, at the same address, that reconnects.
+@contextlib.contextmanager
+def table_through_a_cable(browser, live) -> Iterator[tuple[Any, Cable]]:
+    """The table display at 1280x720, reaching ``live`` through a :class:`Cable`: after a
+    restart (a new port; point ``cable.target`` at it) it is the same page, at the same
+    address, that reconnects, as a TV's browser would."""
     cable = Cable(int(live.url.rsplit(":", 1)[1]))
     context = browser.new_context(viewport=TV)
     try:
@@ -74,6 +79,18 @@ def test_how_to_play_sits_beside_the_board_and_not_again_after_a_restart(browser
         watch_errors(page)
         page.goto(cable.url + "/table")
         wait_synced(page, live, PUBLIC)
+        yield page, cable
+    finally:
+        context.close()
+        cable.close()
+
+
+def test_how_to_play_sits_beside_the_board_and_not_again_after_a_restart(browser, serve):
+    live = serve(seats=4)
+    live.table.start("card-mutiny", 4, {}, names=NAMES[:4], seed="howto")
+    for seat in range(4):
+        live.table.claim(seat)
+    with table_through_a_cable(browser, live) as (page, cable):
         panel = page.locator("#howto-panel")
         panel.wait_for()
         assert panel.locator("h2").inner_text() == "How to play Card Mutiny"
@@ -98,9 +115,6 @@ def test_how_to_play_sits_beside_the_board_and_not_again_after_a_restart(browser
         assert not panel.is_visible(), "the how-to came back after the restart"
         assert page.locator("#board [data-part]").count() > 0
         assert not page_errors(page), page_errors(page)
-    finally:
-        context.close()
-        cable.close()
 
 
 def test_a_verdict_gets_a_beat_ordinary_changes_none_and_no_sound_when_switched_off(

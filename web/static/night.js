@@ -240,6 +240,11 @@
     window.addEventListener("resize", () => {
       if (lastPayload) drawJoinCodes(document.getElementById("join-codes"), lastPayload);
     });
+    // The stream opened again (table.js): a restarted table may have new links.
+    window.addEventListener("mutiny:reconnected", () => {
+      codesKey = null;
+      if (lastPayload) drawJoinCodes(document.getElementById("join-codes"), lastPayload);
+    });
     if (card) hostButtons();
     onPayloads((payload) => {
       if (!payload) return;

@@ -29,6 +29,7 @@
     if (window.MutinyReveal) window.MutinyReveal.hear(payload);
     rememberStarted(payload);
     draw(payload);
+    tellStory(payload);
   }
 
   function draw(payload) {
@@ -72,6 +73,9 @@
     const ctx = {where: "table", names, level: 2, fitsLater: true};
     drawBoard($("board"), board.filter((part) => !SIDE_PARTS.has(part.part) && part.part !== "headline"), ctx);
     drawBoard($("side-board"), board.filter((part) => SIDE_PARTS.has(part.part)), ctx);
+    // The story's list is drawn anew each time (a new list is no region a reader
+    // follows): #story-news says its new lines instead (tellStory), so the list is quiet.
+    $("side-board").querySelectorAll(".log-lines").forEach((list) => list.setAttribute("aria-live", "off"));
     gamePanel("table", match, $("game-panel"), payload).then((drawn) => {
       document.body.classList.toggle("has-panel", drawn);
       fitSoon();
@@ -133,21 +137,33 @@
   // story's older lines, the score list (the seats show the scores), the chart, then the
   // story. The chart takes what room the side has left, drawn at that size.
   const LARGEST = 1.2;
+  // The felt's parts, once the side is settled, grow up to this into the room left:
+  // a board that holds little (or whose large part was left out) reads larger.
+  const FELT_LARGEST = 1.5;
   const overflows = (box) => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
   const rem = () => parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
 
-  function shrink(box, holder, least) {
-    let scale = LARGEST;
-    const set = () => {
+  // The largest scale of holder's words, from `from` to `to` (`from` fits, or is the
+  // least there is), at which box does not overflow: halving the gap, a few layouts.
+  function scaleTo(box, holder, from, to) {
+    const set = (scale) => {
       holder.style.setProperty("font-size", `${scale.toFixed(3)}em`);
       fitWords(holder);
     };
-    set();
-    while (overflows(box) && scale > 1) {
-      scale = Math.max(1, scale - 0.05);
-      set();
+    set(to);
+    if (!overflows(box)) return;
+    let fits = from, over = to;
+    while (over - fits > 0.03) {
+      const middle = (fits + over) / 2;
+      set(middle);
+      if (overflows(box)) over = middle; else fits = middle;
     }
+    set(fits);
+  }
+
+  function shrink(box, holder, least) {
     holder.dataset.least = String(least);
+    scaleTo(box, holder, 1, LARGEST);
   }
 
   // Leave out nodes (in order, each added to gone) while box overflows.
@@ -218,6 +234,17 @@
     const out = bringBack(felt, gone);
     gone.splice(0, gone.length, ...out);
     if (gone.length) say(); else more.hidden = true;
+  }
+
+  // The room the felt has left under its board goes to the board's words (up to
+  // FELT_LARGEST), unless the chart took it (fitSide), drawn at that room's size.
+  function growFelt() {
+    const felt = document.querySelector(".tv-table");
+    const board = $("board");
+    if (board.hidden || getComputedStyle(felt).overflowY === "visible" ||
+        $("chart").parentNode === felt || overflows(felt)) return;
+    const now = parseFloat(board.style.fontSize) || LARGEST;
+    scaleTo(felt, board, now, Math.max(now, FELT_LARGEST));
   }
 
   function fitSide(least) {
@@ -297,6 +324,7 @@
                                      !document.body.classList.contains("howto-done"));
       fitFelt(least);
       fitSide(least);
+      growFelt();
     } finally {
       fitting = false;
       sideWatch.takeRecords();  // our own changes to the side are not news
@@ -420,9 +448,70 @@
     }));
   }
 
-  window.MutinyPace.soundButton($("sound"));
-  live("/api/public/stream", "/api/public/view", hear, (state) => {
+  // -- the story, said to a screen reader ----------------------------------------------
+  // #story-news, a polite live region that stays on the page, holds the story's lines
+  // that are new since the last payload, and nothing else: a reader hears each line of
+  // what happened once, never the whole story again. The story is a window on its last
+  // lines (the board's log part), so the new ones are those after the longest run of
+  // lines the last story ended with. The first story a page sees is not news; a new
+  // match's is, from its first line.
+  let story = null;  // {match, lines}: the story as last told
+  const storyOf = (payload) => ((payload.match && payload.board) || [])
+    .filter((part) => part.part === "log").flatMap((part) => part.lines || []);
+
+  function newLines(before, now) {
+    for (let run = Math.min(before.length, now.length); run > 0; run--) {
+      const tail = before.slice(-run);
+      if (tail.every((line, i) => line === now[i])) return now.slice(run);
+    }
+    return now;
+  }
+
+  function tellStory(payload) {
+    const match = payload.match ? payload.match.match : null;
+    const lines = storyOf(payload);
+    const fresh = story === null ? [] : story.match === match ? newLines(story.lines, lines) : lines;
+    story = {match, lines};
+    if (fresh.length) fill($("story-news"), fresh.map((line) => el("p", {}, line)));
+  }
+
+  // -- join codes that stay current -----------------------------------------------------
+  // night.js draws each free seat's join code. A code asked for just as the table changed
+  // (a seat taken, the table restarting) may come back 404 or not at all: the TV never
+  // shows a broken picture. It hides it and asks again a few times, a little later each
+  // time; a seat that was taken leaves the codes with the next payload anyway.
+  const CODE_TRIES = 6;
+  const codes = $("join-codes");
+  codes.addEventListener("error", (event) => {
+    const img = event.target;
+    if (!(img instanceof HTMLImageElement)) return;
+    img.classList.add("join-waiting");
+    const tries = Number(img.dataset.tries || 0);
+    if (tries >= CODE_TRIES) return;
+    img.dataset.tries = String(tries + 1);
+    setTimeout(() => {
+      if (!img.isConnected) return;  // drawn again meanwhile
+      const url = new URL(img.src);
+      url.searchParams.set("try", String(tries + 1));
+      img.src = url.href;
+    }, 300 * 2 ** tries);
+  }, true);  // an image's error does not bubble: heard on its way down
+  codes.addEventListener("load", (event) => event.target.classList.remove("join-waiting"), true);
+
+  // A stream that opens again may reach a restarted table, and one that started a new
+  // night has new join links and a new table code though its seats look the same: the
+  // codes are asked for again ("mutiny:reconnected", heard by night.js).
+  let connected = false, everConnected = false;
+  function followConnection(state) {
     showConnection($("conn"), state);
-    if (state === "live") window.MutinyPace.sync();
-  });
+    if (state !== "live") { connected = false; return; }
+    window.MutinyPace.sync();  // (at most every 30 s: pace.js)
+    if (connected) return;
+    connected = true;
+    if (everConnected) window.dispatchEvent(new Event("mutiny:reconnected"));
+    everConnected = true;
+  }
+
+  window.MutinyPace.soundButton($("sound"));
+  live("/api/public/stream", "/api/public/view", hear, followConnection);
 })();
