@@ -95,7 +95,9 @@ class Display:
     words: the phone shows them as they are, the seat's screen fits them, or shows
     ``short_lines`` in their place when the game gives forms made for 21 columns (as a
     choice's ``short``). ``private`` holds the seat's secrets, shown while select is
-    held or behind hold-to-reveal on the phone. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
+    held or behind hold-to-reveal on the phone, in full words too: the seat's screen
+    shows ``short_private`` in their place when the game gives forms made for 21
+    columns. ``led`` is ``"on"`` when the seat is expected to act, ``"blink"`` when
     it is the seat's turn to decide something urgent (a vote), else ``"off"``.
     ``timer`` is the step timer as a seat's screen shows it (``"0:42"``), set by the
     table, never by a game: phones count the time down themselves. ``confirm`` gives,
@@ -111,11 +113,17 @@ class Display:
     confirm: Mapping[str, str] = field(default_factory=dict)
     timer: str = ""
     short_lines: tuple[str, ...] = ()
+    short_private: tuple[str, ...] = ()
 
     @property
     def screen_lines(self) -> tuple[str, ...]:
         """What a small screen shows of the lines: the short forms when there are."""
         return self.short_lines or self.lines
+
+    @property
+    def screen_private(self) -> tuple[str, ...]:
+        """What a small screen shows of the private lines: the short forms when there are."""
+        return self.short_private or self.private
 
     def chosen(self, line: MenuItem) -> Choice:
         """The choice a menu line makes (a group's line makes none: ValueError)."""

@@ -136,7 +136,7 @@ def _frame_key(state: ScreenState, size: tuple[int, int]) -> tuple:
     content = None if shown is None else (
         shown.title, shown.screen_lines, shown.timer,
         tuple((c.label, c.secret, c.group, c.short, confirm_words(shown, c.action))
-              for c in shown.choices), shown.private)
+              for c in shown.choices), shown.screen_private)
     return (state.mode, content, state.highlight, state.seat_number, state.qr_url,
             state.path, size)
 
@@ -258,7 +258,7 @@ def _draw_private(canvas: _Canvas, display: Display) -> None:
     canvas.centred(0, "PRIVATE", bold=True)
     canvas.rule(0, 0, 8)
     canvas.rule(0, canvas.width - 9)
-    lines = display.private or ("(nothing private)",)
+    lines = display.screen_private or ("(nothing private)",)
     _draw_lines(canvas, lines, 1, canvas.rows - 1)
 
 

@@ -565,8 +565,9 @@ class Table:
         if seat != 0 or self.pin is None:
             return display
         hint = ("Hold select: host PIN",) if self.match is None else ()
-        return _with(display, lines=display.lines + hint,
-                     private=display.private + (f"Host PIN {self.pin.pin}",))
+        pin = (f"Host PIN {self.pin.pin}",)
+        return _with(display, lines=display.lines + hint, private=display.private + pin,
+                     short_private=display.short_private + pin if display.short_private else ())
 
     def _on_the_devices(self) -> dict[int, Shown]:
         """Seat -> what its device shows now, for every seat that has a device."""

@@ -106,7 +106,7 @@ def test_display_during_targeting_and_at_the_end():
     assert end.lines[1] == "last pirate alive"
     assert end.short_lines[2] == "You out" and not end.choices
     assert end.lines[2] == "You: out of the game"
-    assert end.private == ("Anne Bonny L10 S0 $10", "Calico Jack out")   # plundered
+    assert end.screen_private == ("Anne Bonny L10 S0 $10", "Calico Jack out")   # plundered
 
 
 def test_events_are_kept_as_data_and_worded_only_on_screen():

@@ -80,7 +80,7 @@ def test_every_action_is_one_choice_on_screen_with_names_in_full(mode, seats):
 
 def test_holding_select_shows_the_hand_and_the_table_shows_wins():
     match = new((A, B, C, D))
-    assert match.display(1).private[0] == "Hand 3 4 5 6 7 8"
+    assert match.display(1).screen_private[0] == "Hand 3 4 5 6 7 8"
     assert all("3 4 5" not in line for line in match.display(1).lines)
     accuse(match, 0, 2)
     assert match.display(0).lines[0] == "You win the round!"

@@ -30,7 +30,7 @@ def test_a_pass_shows_its_card_to_the_two_players_only():
         assert match.view(2)["state"]["me"]["log"] == [
             {"kind": "pass", "seat": 0, "to": 2, "card": rank}]
         assert match.view(0)["state"]["me"]["log"][0]["card"] == rank
-        assert f"Got {rank} from" in " ".join(match.display(2).private)
+        assert f"Got {rank} from" in " ".join(match.display(2).screen_private)
     for viewer in (PUBLIC, HOST, 1, 3):
         first, second = views[0][viewer], views[1][viewer]
         first.pop("match"), second.pop("match")

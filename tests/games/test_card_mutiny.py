@@ -356,7 +356,7 @@ def test_parrot_shows_one_card_to_the_peeker_only_until_the_turn_ends():
     assert me["peeks"] == [{"cell": "A3", "index": 2,
                             "card": {"kind": "silver", "name": "Silver coin",
                                      "category": "coin", "value": 200}}]
-    assert "A3: Silver coin" in match.display(0).private
+    assert "A3: Silver coin" in match.display(0).screen_private
     for viewer in (PUBLIC, 1, 2):
         view = match.view(viewer)
         assert "silver" not in json.dumps(view["state"]["grid"])

@@ -1,9 +1,10 @@
 """Full words on every phone: what a phone shows of a seat's display (its title, its
-lines, each choice's label and menu groups) is never the OLED's shorthand.
+lines, its private lines, each choice's label and menu groups) is never the OLED's
+shorthand.
 
-A game gives the OLED its own short forms (``Display.short_lines``, ``Choice.short``)
-where 21 columns need them; the phone shows ``lines`` and ``label``, so those must read
-as words (``Round 2: you are the Scout``, never ``R2``; ``1 of 3 ballots in``, never
+A game gives the OLED its own short forms (``Display.short_lines``,
+``Display.short_private``, ``Choice.short``) where 21 columns need them; the phone shows
+``lines``, ``private`` and ``label``, so those must read as words (``Round 2: you are the Scout``, never ``R2``; ``1 of 3 ballots in``, never
 ``Ballots 1/3``). Each game is played at its fewest and most seats with random options,
 and every seat's display is read after every move.
 """
@@ -44,6 +45,8 @@ def phone_texts(display: dict[str, Any]) -> Iterator[tuple[str, str]]:
     yield "title", display["title"]
     for line in display["lines"]:
         yield "line", line
+    for line in display["private"]:
+        yield "private line", line
     for choice in display["choices"]:
         yield "choice", choice["label"]
         for group in choice.get("group", []):

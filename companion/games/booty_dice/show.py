@@ -160,13 +160,16 @@ def display(view: dict[str, Any], seat: int) -> Display:
     Doubloons. Holding select shows every pirate's standing."""
     state, names = view["state"], view["names"]
     legal = view.get("you", {}).get("legal", [])
-    standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
+    # Every pirate's standing: in words on the phone, as L/S/$ on the seat's screen.
+    standings = tuple(f"{kit.seat_name(names, s)}: {stats_words(state, s)}"
                       for s in range(state["seats"]))
+    short_standings = tuple(f"{kit.seat_name(names, s)} {stats(state, s)}"
+                            for s in range(state["seats"]))
     mine, mine_words = f"You {stats(state, seat)}", f"You: {stats_words(state, seat)}"
     if state["step"] == OVER:
         ending = (f"Winner: {kit.seat_name(names, state['winner'])}", WINS[state["reason"]])
-        return Display(title="Game over", private=standings, lines=(*ending, mine_words),
-                       short_lines=(*ending, mine))
+        return Display(title="Game over", private=standings, short_private=short_standings,
+                       lines=(*ending, mine_words), short_lines=(*ending, mine))
     roller = state["roller"]
     if seat == roller:
         title = f"Your roll {state['rolls']} of {MAX_ROLLS}"
@@ -179,4 +182,5 @@ def display(view: dict[str, Any], seat: int) -> Display:
     return Display(title=title, lines=(dice_words(state), mine_words, hint),
                    short_lines=(dice_line(state), mine, hint),
                    choices=tuple(choice(action, state, names) for action in legal),
-                   private=standings, led="on" if legal else "off")
+                   private=standings, short_private=short_standings,
+                   led="on" if legal else "off")

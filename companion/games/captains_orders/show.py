@@ -304,21 +304,36 @@ def _entry_lines(state: dict[str, Any], names: list[str], seat: int) -> list[Lin
     return [_same(first), _same(phase), own]
 
 
-def _private(state: dict[str, Any], names: list[str]) -> list[str]:
+def _ranks(ranks: list[Any], short: bool) -> str:
+    """``3 4 7`` on the seat's screen, ``3, 4 and 7`` on the phone."""
+    words = [str(rank) for rank in ranks]
+    if short or len(words) == 1:
+        return " ".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _private(state: dict[str, Any], names: list[str], *, short: bool = False) -> list[str]:
     """The seat's secrets: its hand, then its latest hidden moves (after a round, the
-    hand it was holding, which is public by then)."""
+    hand it was holding, which is public by then). In full words for the phone
+    (``Your hand: 3, 4 and 7``); ``short`` for the seat's screen (``Hand 3 4 7``)."""
     me = state.get("me", {})
     if state["step"] in (SCORED, OVER) and state["last_round"] is not None:
         held = state["last_round"]["hands"][me["seat"]]
-        return ["Hand was " + " ".join(str(r) for r in held)] if held else []
+        if not held:
+            return []
+        return [("Hand was " if short else "Your hand was ") + _ranks(held, short)]
     out: list[str] = []
     hand = me.get("hand")
     if hand is not None:
-        out.append("Hand " + (" ".join(str(r) for r in hand) if hand else "empty"))
-    out += [face_down_words(event, me["seat"], names, short=True)
+        if short:
+            out.append("Hand " + (_ranks(hand, short) if hand else "empty"))
+        else:
+            out.append("Your hand: " + _ranks(hand, short) if hand else "Your hand is empty")
+    out += [face_down_words(event, me["seat"], names, short=short)
             for event in me.get("log", [])[-2:]]
     if state["step"] == ENTER and state["entries"][me["seat"]]:
-        out.append("Entered " + " ".join(str(r) for r in state["entries"][me["seat"]]))
+        entered = _ranks(state["entries"][me["seat"]], short)
+        out.append(("Entered " if short else "You entered ") + entered)
     return out
 
 
@@ -347,6 +362,7 @@ def display(view: dict[str, Any], seat: int) -> Display:
         short_lines=tuple(short),
         choices=shown,
         private=tuple(_private(state, names)),
+        short_private=tuple(_private(state, names, short=True)),
         led="on" if shown else "off",
         confirm=CONFIRM,
     )

@@ -234,7 +234,11 @@ def display(view: Mapping[str, Any], seat: int) -> Display:
         title = f"{kit.seat_name(names, st['turn'])}'s turn"
     me, where = _me(st, seat), _table_line(st)
     now = status(st, names, mine)
-    private = tuple(f"{p['cell']}: {p['card']['name']}" for p in st["me"]["peeks"])
+    # A peek's place as the menus say it (row A, column 5), "A5" on the seat's screen.
+    peeks = st["me"]["peeks"]
     return Display(title=title, lines=(me[0], now, where[0]),
                    short_lines=(me[1], now, where[1]), choices=choices(legal, names),
-                   private=private, led="on" if legal else "off")
+                   private=tuple(f"Row {p['cell'][0]}, column {p['cell'][1:]}: {p['card']['name']}"
+                                 for p in peeks),
+                   short_private=tuple(f"{p['cell']}: {p['card']['name']}" for p in peeks),
+                   led="on" if legal else "off")

@@ -49,7 +49,15 @@ from companion.games.mit_mutiny.data import (
     dice_total,
     kind_index,
 )
-from companion.games.mit_mutiny.words import ITEMS, a_cube, cubes, kind_name, loot_text
+from companion.games.mit_mutiny.words import (
+    ITEMS,
+    a_cube,
+    and_list,
+    cubes,
+    faces_words,
+    kind_name,
+    loot_text,
+)
 
 View = dict[str, Any]
 
@@ -91,7 +99,9 @@ def display(view: View, seat: int) -> Display:
     pairs = _lines(state, names, seat)
     return Display(title=title(state), lines=tuple(full for full, _ in pairs),
                    short_lines=tuple(short for _, short in pairs), choices=choices,
-                   private=tuple(private_lines(state, names)), led=_led(state, legal))
+                   private=tuple(private_lines(state, names)),
+                   short_private=tuple(private_lines(state, names, short=True)),
+                   led=_led(state, legal))
 
 
 def _led(state: View, legal: list[Action]) -> str:
@@ -237,32 +247,48 @@ def _end_lines(state: View, names: list[str], seat: int) -> list[Line]:
              " ".join(str(t) for t in final["total"]))]
 
 
-def private_lines(state: View, names: list[str]) -> list[str]:
-    """The seat's secrets first, then its full ledger."""
+def _dice(dice: list[list[int]], short: bool) -> str:
+    """``4 3 d8:8 =15`` on the seat's screen, ``4, 3 and d8 8 (15 in all)`` on the phone."""
+    return dice_text(dice) if short else f"{faces_words(dice)} ({dice_total(dice)} in all)"
+
+
+def private_lines(state: View, names: list[str], *, short: bool = False) -> list[str]:
+    """The seat's secrets first, then its full ledger: in full words for the phone
+    (``Your loot: 1 Sugar and 2 Gold``), ``short`` for the seat's screen (``Loot S1 O0
+    G2 P0``)."""
     me = state.get("me")
     if me is None:
         return []
     out: list[str] = []
     if me.get("dice"):
-        out.append("Your dice " + dice_text(me["dice"]))
+        out.append(("Your dice " if short else "Your dice: ") + _dice(me["dice"], short))
     entering = me.get("entering")
     if entering and entering["got"]:
-        out.append("Entered " + " ".join(map(str, entering["got"])))
+        out.append("Entered " + " ".join(map(str, entering["got"])) if short
+                   else "You entered " + and_list([str(n) for n in entering["got"]]))
     if me.get("peek"):
         out.append(f"Peek at {kit.seat_name(names, me['peek']['seat'])}: "
-                   + dice_text(me["peek"]["dice"]))
+                   + _dice(me["peek"]["dice"], short))
     if me.get("ballots"):
         out += [f"{kit.seat_name(names, s)}: {b}" for s, b in enumerate(me["ballots"]) if b]
     mine = (state.get("ballot") or {}).get("mine")
     if mine:
         out.append(f"Your ballot: {mine[0]}")
     out += _hand_lines(state, me["hand"])
-    for seen in me.get("islands_seen", []):
-        out.append(f"Space {seen['space'] + 1}: {seen['name']} {loot_text(seen['loot'])}")
     pirate = state["pirates"][me["seat"]]
-    out.append("Loot " + loot_text(pirate["loot"]))
-    out.append(f"Rum {pirate['rum']} Crew {pirate['red']} red + {pirate['green']} green")
-    out.append(f"Islands {len(pirate['islands'])} Cannons {pirate['cannons']}")
+    if short:
+        out += [f"Space {seen['space'] + 1}: {seen['name']} {loot_text(seen['loot'])}"
+                for seen in me.get("islands_seen", [])]
+        out.append("Loot " + loot_text(pirate["loot"]))
+        out.append(f"Rum {pirate['rum']} Crew {pirate['red']} red + {pirate['green']} green")
+        out.append(f"Islands {len(pirate['islands'])} Cannons {pirate['cannons']}")
+        return out
+    out += [f"Space {seen['space'] + 1}: {seen['name']}, {cubes(seen['loot'], 'no loot')}"
+            for seen in me.get("islands_seen", [])]
+    out.append("Your loot: " + cubes(pirate["loot"], "none"))
+    out.append(f"{pirate['rum']} Rum; crew dice: {pirate['red']} red and {pirate['green']} green")
+    out.append(f"{kit.plural(len(pirate['islands']), 'island')} and "
+               f"{kit.plural(pirate['cannons'], 'Cannon')}")
     return out
 
 

@@ -90,7 +90,9 @@ def display(view: View, seat: int) -> Display:
         led = "blink" if state["step"] in VOTE_KEYS else "on"
     pairs = _lines(state, names, seat)  # (a pair with no full words is the OLED's alone)
     return Display(title=TITLES[state["step"]], lines=tuple(f for f, _ in pairs if f),
-                   short_lines=tuple(short for _, short in pairs), choices=choices, private=tuple(_private_lines(state, names)), led=led,
+                   short_lines=tuple(short for _, short in pairs), choices=choices,
+                   private=tuple(_private_lines(state, names)),
+                   short_private=tuple(_private_lines(state, names, short=True)), led=led,
                    confirm=CONFIRM)
 
 
@@ -304,22 +306,28 @@ def _end_lines(state: View, names: Names, seat: int) -> list[str]:
     return [won, f"Mutineer: {_name(names, state['reveal']['mutineer'])}", why]
 
 
-def _card_lines(card: list[int]) -> list[str]:
-    """15 numbers as three rows of five."""
-    return [" ".join(f"{m:02d}" for m in card[i:i + 5]) for i in range(0, len(card), 5)]
+def _card_lines(card: list[int], short: bool = True) -> list[str]:
+    """15 numbers as three rows of five for the seat's screen; one line of minutes in
+    words for the phone (``Minutes 00, 04, 14 ... and 57``)."""
+    minutes = [f"{m:02d}" for m in card]
+    if not short:
+        return ["Minutes " + ", ".join(minutes[:-1]) + " and " + minutes[-1]] if card else []
+    return [" ".join(minutes[i:i + 5]) for i in range(0, len(minutes), 5)]
 
 
-def _private_lines(state: View, names: Names) -> list[str]:
-    """The seat's secrets: Mutineer or not, its card, and what its action showed."""
+def _private_lines(state: View, names: Names, *, short: bool = False) -> list[str]:
+    """The seat's secrets: Mutineer or not, its card, and what its action showed. A
+    card's minutes in words for the phone; ``short``: in rows of five for the seat's
+    screen."""
     me = state.get("me", {})
     out: list[str] = []
     if "is_mutineer" in me:
         out.append("YOU ARE THE MUTINEER" if me["is_mutineer"] else "Not the Mutineer")
     if "card" in me:
-        out += ["Your card:"] + _card_lines(me["card"])
+        out += ["Your card:"] + _card_lines(me["card"], short)
     if "ace" in me:
         out.append(f"Your ace: {me['ace']}")
-    out += _action_lines(me, state, names)
+    out += _action_lines(me, state, names, short)
     for key in VOTE_KEYS.values():
         vote = state[key]
         if vote and not vote["revealed"] and vote.get("mine"):
@@ -328,13 +336,14 @@ def _private_lines(state: View, names: Names) -> list[str]:
     return out
 
 
-def _action_lines(me: View, state: View, names: Names) -> list[str]:
+def _action_lines(me: View, state: View, names: Names, short: bool) -> list[str]:
     out: list[str] = []
     search = me.get("search")
     if search:
         out.append(f"Searched {_name(names, search['target'])}:")
         out.append("IS the Mutineer!" if search["is_mutineer"] else "not the Mutineer")
-        out += _card_lines(search["card"]) if "card" in search else [f"ace: {search['ace']}"]
+        out += (_card_lines(search["card"], short) if "card" in search
+                else [f"ace: {search['ace']}"])
     confession = me.get("confession")
     if confession:
         out.append(f"Confession: {_name(names, confession['target'])}")
