@@ -33,3 +33,18 @@ def test_the_decision_benchmark_times_every_level_over_every_game():
     assert normal["n"] == 2 * 5 and normal["p95"] >= normal["p50"] > 0
     assert normal["emulated_target"] == "p95 <= 8000 ms"
     assert rows["bot decision, hard level (5 games)"]["n"] == 5
+
+
+def test_the_ceiling_benchmark_plays_the_fair_and_the_all_seeing_bot():
+    import random
+
+    import companion.games
+    from bench import bot_ceiling
+    from companion.engine import Match
+
+    game = companion.games.get("moon-yeti")
+    match = Match.create(game, 4, seed="ceiling")
+    state = match.snapshot()["state"]
+    assert bot_ceiling.all_seeing(game).redeal(state, 0, random.Random(1)) is state
+    found = bot_ceiling.run("moon-yeti", 4, matches=2, workers=1)
+    assert {k: row["n"] for k, row in found.items()} == {"fair": 2, "all-seeing": 2}
