@@ -8,8 +8,15 @@ on a poor link: CPU 6 times slower (``Emulation.setCPUThrottlingRate``) and Chro
   from the navigation's start, as the page's own clock measures it. The median of N.
 - **link to board**: the same loads, until the board is drawn (by the page's scripts).
 - **tap to redraw** (Card Mutiny, 4 players, its 7x7 grid): a tap on a face-down card
-  of the grid until the frame after the board is drawn from the payload it brought; the
-  CPU slowed alone (the phone is on the table's own Wi-Fi), the median of N.
+  of the grid until the frame after the board is drawn from the payload it brought (its
+  animation frame, before Chromium lays it out and paints it); the CPU slowed alone (the
+  phone is on the table's own Wi-Fi), the median of N. Beside it, from the same taps:
+  **tap to payload**, until the payload arrived (the table's share: the action's round
+  trip and its commit), and **tap to painted**, until that frame is laid out and painted
+  (the next task after it); **payload to painted**, the phone's own share of each tap.
+- ``--trace FILE``: Chromium's performance trace of the taps, written to FILE (DevTools'
+  Performance panel opens it), and where each tap's time went on the page's main thread
+  (by kind of task, and by the page's functions from V8's samples).
 
 Either against this working tree or another (``--root``: an export of an older commit,
 to compare before and after; its server runs from that tree, the phone's pages too)::
@@ -43,7 +50,8 @@ SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1.6 * 1024 * 
            "uploadThroughput": 750 * 1024 / 8 * 0.9}
 CPU_SLOWDOWN = 6
 PHONE = {"width": 360, "height": 740}
-TARGETS = {"link to title": 1000.0, "link to board": 1000.0, "tap to redraw": 150.0}
+TARGETS = {"link to title": 1000.0, "link to board": 1000.0, "tap to redraw": 150.0,
+           "tap to payload": None, "tap to painted": None, "payload to painted": None}
 
 #: The table, run in a child process from the tree under test: it prints its address
 #: and seat 1's join link, then answers "turn" (others play until seat 1 may flip a
@@ -86,7 +94,16 @@ for line in sys.stdin:
 WATCH = r"""
 (() => {
   window.__firstLoad = {title: null, board: null, tapAt: null, tapDone: null, place: null,
-                        version: null};
+                        version: null, payloadAt: null, painted: null};
+  // When each payload arrives (common.js keeps them in this list, made here first).
+  const payloads = window.__mutinyPayloads = window.__mutinyPayloads || [];
+  payloads.push = function (...items) {
+    const w = window.__firstLoad;
+    if (w.tapAt !== null && w.payloadAt === null && items.some((p) => p && p.version > w.version)) {
+      w.payloadAt = performance.now();
+    }
+    return Array.prototype.push.apply(this, items);
+  };
   const seen = (records) => {
     const node = document.getElementById("screen-title");
     const want = window.__wantTitle, w0 = window.__firstLoad;
@@ -102,8 +119,20 @@ WATCH = r"""
     const w = window.__firstLoad;
     const last = (window.__mutinyPayloads || []).at(-1);
     if (w.tapAt !== null && w.tapDone === null && last && last.version > w.version &&
-        records.some((r) => r.target.closest && r.target.closest("#board"))) {
-      requestAnimationFrame(() => { if (w.tapDone === null) w.tapDone = performance.now(); });
+        records.some((r) => (r.target.nodeType === Node.ELEMENT_NODE ? r.target
+                                                                 : r.target.parentElement).closest("#board"))) {
+      requestAnimationFrame(() => {
+        if (w.tapDone !== null) return;
+        w.tapDone = performance.now();
+        performance.mark("mutiny-redrawn");
+        // The next task runs once that frame is laid out and painted.
+        const after = new MessageChannel();
+        after.port1.onmessage = () => {
+          w.painted = performance.now();
+          performance.mark("mutiny-painted");
+        };
+        after.port2.postMessage(0);
+      });
     }
   };
   new MutationObserver(seen).observe(document, {childList: true, subtree: true,
@@ -115,6 +144,9 @@ WATCH = r"""
       window.__firstLoad.version = ((window.__mutinyPayloads || []).at(-1) || {}).version;
       window.__firstLoad.tapAt = performance.now();
       window.__firstLoad.tapDone = null;
+      window.__firstLoad.payloadAt = null;
+      window.__firstLoad.painted = null;
+      performance.mark("mutiny-tap");  // where a trace's tap starts (--trace)
     }
   }, true);
 })();
@@ -181,15 +213,21 @@ def link_to_title(browser, table: TableProcess, cookie: dict[str, str],
         context.close()
 
 
-def taps(browser, table: TableProcess, cookie: dict[str, str], count: int) -> list[float]:
-    """``count`` taps on face-down cards of the grid: ms from each to its redraw."""
+def taps(browser, table: TableProcess, cookie: dict[str, str], count: int,
+         trace: Path | None = None) -> dict[str, list[float]]:
+    """``count`` taps on face-down cards of the grid: ms from each to its payload, its
+    redraw and that frame painted (with ``trace``, Chromium's performance trace of them
+    written there)."""
     # The CPU alone: slow 4G's round trip alone is 150 ms, and a phone at the table is on
     # the Pi's own Wi-Fi a few metres away.
     context, page = slowed_page(browser, cookie, network=False)
-    found = []
+    found: dict[str, list[float]] = {"tap to redraw": [], "tap to payload": [],
+                                     "tap to painted": [], "payload to painted": []}
     try:
         page.goto(table.url + "/seat/")
-        while len(found) < count:
+        if trace:
+            browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
+        while len(found["tap to redraw"]) < count:
             state = table.turn()
             if state["version"] is None:
                 break
@@ -199,15 +237,127 @@ def taps(browser, table: TableProcess, cookie: dict[str, str], count: int) -> li
                 arg=state["version"], timeout=60000)
             page.wait_for_timeout(300)  # the drawing of that payload is over
             page.locator("#board button.tap:not(:disabled)").first.click()
-            page.wait_for_function("() => window.__firstLoad.tapDone !== null", timeout=60000)
-            found.append(page.evaluate("() => window.__firstLoad.tapDone - window.__firstLoad.tapAt"))
+            page.wait_for_function("() => window.__firstLoad.painted !== null", timeout=60000)
+            w = page.evaluate("() => window.__firstLoad")
+            found["tap to redraw"].append(w["tapDone"] - w["tapAt"])
+            found["tap to payload"].append(w["payloadAt"] - w["tapAt"])
+            found["tap to painted"].append(w["painted"] - w["tapAt"])
+            found["payload to painted"].append(w["painted"] - w["payloadAt"])
+        if trace:
+            browser.stop_tracing()
     finally:
         context.close()
     return found
 
 
-def run(root: Path = HERE, loads: int = 15, tap_count: int = 15) -> dict[str, list[float]]:
-    """Every load's and tap's time in ms, against the tree at ``root``."""
+#: What a trace records: the main thread's tasks, the page's marks, V8's samples.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
+                    "blink.user_timing", "v8.execute", "disabled-by-default-v8.cpu_profiler"]
+#: A main-thread task's kind, by its trace event's name (the rest is "script and other").
+KINDS = {"style": {"UpdateLayoutTree", "RecalculateStyles", "ScheduleStyleRecalculation"},
+         "layout": {"Layout", "InvalidateLayout"},
+         "paint": {"Paint", "PrePaint", "Layerize", "UpdateLayerTree", "Commit",
+                   "CompositeLayers", "PaintImage", "UpdateLayer"},
+         "garbage collection": {"MinorGC", "MajorGC", "V8.GCScavenger", "V8.GCCompactor",
+                                "V8.GC_MC_BACKGROUND_EVACUATE_COPY", "BlinkGC.AtomicPhase"}}
+
+
+def tap_profile(trace: Path) -> dict[str, Any]:
+    """What the renderer's main thread did between each tap and its redraw painted (the
+    page's marks "mutiny-tap" and "mutiny-painted"), from a trace ``taps`` wrote: ms a tap by
+    kind (each event's own time, its children's taken out), and by the page's script
+    functions (V8's samples, a function's time with what it called)."""
+    events = json.loads(trace.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    marks = sorted((e["ts"], e["name"], e["pid"]) for e in events
+                   if e.get("name") in ("mutiny-tap", "mutiny-painted"))
+    windows, start, pid = [], None, None
+    for ts, name, mark_pid in marks:
+        if name == "mutiny-tap":
+            start, pid = ts, mark_pid
+        elif start is not None:
+            windows.append((start, ts))
+            start = None
+    inside = lambda ts: any(a <= ts <= b for a, b in windows)  # noqa: E731
+    main = {(e["pid"], e["tid"]) for e in events if e.get("ph") == "M"
+            and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+            and e["pid"] == pid}
+    tasks = sorted((e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in main
+                    and "dur" in e and inside(e["ts"])), key=lambda e: (e["ts"], -e["dur"]))
+    own: dict[str, float] = {}
+    stack: list[list[Any]] = []  # [end, name, its own time so far]
+    def close_until(ts: float) -> None:
+        while stack and stack[-1][0] <= ts:
+            _end, name, mine = stack.pop()
+            own[name] = own.get(name, 0.0) + mine
+    for event in tasks:
+        close_until(event["ts"])
+        if stack:
+            stack[-1][2] -= event["dur"]
+        stack.append([event["ts"] + event["dur"], event["name"], float(event["dur"])])
+    close_until(float("inf"))
+    taps = max(len(windows), 1)
+    by_kind: dict[str, float] = {}
+    for name, us in own.items():
+        kind = next((k for k, names in KINDS.items() if name in names), "script and other")
+        by_kind[kind] = by_kind.get(kind, 0.0) + us / 1000 / taps
+    return {"taps": len(windows), "by kind": by_kind,
+            "functions": _sampled_functions(events, pid, inside, taps)}
+
+
+def _sampled_functions(events, pid, inside, taps: int) -> dict[str, float]:
+    """ms a tap in each of the page's own functions and what they called (V8's samples
+    in the trace's ProfileChunk events, inside the taps' windows)."""
+    nodes: dict[int, dict[str, Any]] = {}
+    samples: list[tuple[float, int]] = []
+    clock: dict[Any, float] = {}
+    for event in sorted((e for e in events if e.get("pid") == pid
+                         and e.get("name") in ("Profile", "ProfileChunk")),
+                        key=lambda e: e["ts"]):
+        data = event["args"]["data"]
+        key = event.get("id")
+        if event["name"] == "Profile":
+            clock[key] = data.get("startTime", event["ts"])
+            continue
+        profile = data.get("cpuProfile", {})
+        for node in profile.get("nodes", []):
+            nodes[node["id"]] = node
+        at = clock.get(key, event["ts"])
+        for sample, delta in zip(profile.get("samples", []), data.get("timeDeltas", []),
+                                 strict=False):
+            at += delta
+            samples.append((at, sample))
+        clock[key] = at
+    spent: dict[str, float] = {}
+    for index, (at, node_id) in enumerate(samples[:-1]):
+        if not inside(at):
+            continue
+        gap = samples[index + 1][0] - at
+        names, node = set(), nodes.get(node_id)
+        while node is not None:
+            frame = node["callFrame"]
+            if "/static/" in frame.get("url", ""):
+                names.add(f"{frame['functionName'] or '(anonymous)'} "
+                          f"({frame['url'].rsplit('/', 1)[-1]}:{frame['lineNumber'] + 1})")
+            node = nodes.get(node.get("parent"))
+        for name in names:
+            spent[name] = spent.get(name, 0.0) + gap / 1000 / taps
+    return dict(sorted(spent.items(), key=lambda item: -item[1])[:12])
+
+
+def print_profile(found: dict[str, Any]) -> None:
+    print(f"trace: {found['taps']} taps; ms a tap on the main thread, by kind:")
+    for kind, ms in sorted(found["by kind"].items(), key=lambda item: -item[1]):
+        print(f"  {kind:20} {ms:6.1f}")
+    print("the page's functions (with what they called), ms a tap:")
+    for name, ms in found["functions"].items():
+        print(f"  {ms:6.1f}  {name}")
+
+
+def run(root: Path = HERE, loads: int = 15, tap_count: int = 15,
+        trace: Path | None = None) -> dict[str, list[float]]:
+    """Every load's and tap's time in ms, against the tree at ``root`` (``trace``: the
+    taps' performance trace written there)."""
     from playwright.sync_api import sync_playwright
     table = TableProcess(root)
     try:
@@ -218,23 +368,24 @@ def run(root: Path = HERE, loads: int = 15, tap_count: int = 15) -> dict[str, li
                 "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
             try:
                 times = [link_to_title(browser, table, cookie, title) for _ in range(loads)]
-                tapped = taps(browser, table, cookie, tap_count)
+                tapped = taps(browser, table, cookie, tap_count, trace)
             finally:
                 browser.close()
     finally:
         table.close()
     return {"link to title": [title for title, _board in times],
-            "link to board": [board for _title, board in times], "tap to redraw": tapped}
+            "link to board": [board for _title, board in times], **tapped}
 
 
 def report(found: dict[str, list[float]], label: str) -> None:
     for name, values in found.items():
         if not values:
-            print(f"{label:8} {name:15} no figures")
+            print(f"{label:8} {name:18} no figures")
             continue
         ordered = sorted(values)
-        print(f"{label:8} {name:15} n={len(values):3} median {statistics.median(values):7.0f} ms"
-              f"  min {ordered[0]:6.0f}  max {ordered[-1]:6.0f}  target {TARGETS[name]:.0f} ms")
+        target = f"target {TARGETS[name]:.0f} ms" if TARGETS[name] else ""
+        print(f"{label:8} {name:18} n={len(values):3} median {statistics.median(values):7.0f} ms"
+              f"  min {ordered[0]:6.0f}  max {ordered[-1]:6.0f}  {target}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -244,10 +395,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--loads", type=int, default=15)
     parser.add_argument("--taps", type=int, default=15)
     parser.add_argument("--label", default="")
+    parser.add_argument("--trace", type=Path, default=None,
+                        help="write Chromium's performance trace of the taps here (it opens in"
+                             " DevTools' Performance panel) and print where their time went")
     args = parser.parse_args(argv)
     started = time.time()
-    found = run(args.root.resolve(), args.loads, args.taps)
+    found = run(args.root.resolve(), args.loads, args.taps, args.trace)
     report(found, args.label or args.root.name)
+    if args.trace:
+        print_profile(tap_profile(args.trace))
     print(f"({time.time() - started:.0f} s; CPU x{CPU_SLOWDOWN}, slow 4G)")
 
 

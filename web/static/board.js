@@ -6,6 +6,8 @@
 //   MutinyBoard.tappable(node, spot, ctx)          on a phone: node as a button that makes a choice
 //   MutinyBoard.gridTaps({types, field, shown})    a game's taps for the places of a grid
 // Every word is drawn whole, as the game wrote it; seats get their colour and marker.
+// On a phone a redraw keeps every node that did not change (see "drawing again"), and
+// a word's fitted size is kept for the next time the same word is in the same place.
 "use strict";
 
 window.MutinyBoard = (() => {
@@ -254,7 +256,8 @@ window.MutinyBoard = (() => {
   // card of a hand, a ledger's seat, a die) is a real button, named by the choice's own
   // words. Which place makes which choice is the page's business: ctx.taps (seat.js)
   // answers resolve(spot) with null or {label, key, pressed, armed, disabled} and wires the
-  // button with bind(button, tap). spot: {from: ctx.from ("board", "panel", "game"),
+  // button with bind(button, tap) (a button kept by a redraw gets the new drawing's tap in
+  // button.mutinyTap). spot: {from: ctx.from ("board", "panel", "game"),
   // kind: "cell" | "card" | "empty" | "seat" | "die", part, index, item, seat}. The table
   // display passes no taps: nothing on the TV is a button.
   function tappable(content, spot, ctx) {
@@ -311,51 +314,259 @@ window.MutinyBoard = (() => {
   // The smallest type a word may be given is the holder's data-least (px): the table
   // display sets its floor there (docs/boards.md); 6 px elsewhere.
   const FITTED = ".part-grid .card-body > span, .die-word, .grid-word";
-  const fittedWidth = new WeakMap();  // holder -> its width when its words were fitted
+  // A holder's fitting: the width and type it was fitted at, and each word's fitted size
+  // there (by the word and its place: a grid's places all have the same width, given
+  // the holder's width and the grid's rows and columns), so a word drawn again in a
+  // place of the same size is given its size without measuring anything.
+  const fitting = new WeakMap();  // holder -> {width, type, sizes: Map(key -> px or null)}
+
+  const wordKey = (node) => {
+    const grid = node.closest(".part-grid");
+    return [node.className, grid ? grid.style.cssText : "", node.textContent].join("|");
+  };
+
+  // A word's size from its measures (null: it fits as it is).
+  function fittedSize(node, least) {
+    const room = node.clientWidth, need = node.scrollWidth;
+    if (!room || need <= room + 0.5) return null;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    return Math.floor(size * room / need * 10) / 10;
+  }
+
+  function setSize(node, size, least) {
+    if (!size) return;
+    node.style.setProperty("font-size", `${Math.max(least, size)}px`);
+    // A card's back too small for its word ("Island" on a phone's map) shows the back
+    // alone: the card's label still says it to a screen reader.
+    if (size < least && node.classList.contains("card-back")) node.classList.add("unfit");
+  }
+
+  // A ledger whose columns (each as wide as its longest word) are wider than its box
+  // becomes one block per seat: measured with the words (one layout), written after.
+  const overflows = (ledger) => ledger.scrollWidth > ledger.clientWidth + 1;
+
   function fitWords(holder) {
     if (!holder || holder.hidden) return;
     const least = Number(holder.dataset.least) || 6;
     const words = [...holder.querySelectorAll(FITTED)];
-    words.forEach((node) => node.style.removeProperty("font-size"));
-    words.forEach((node) => node.classList.remove("unfit"));
-    fittedWidth.set(holder, holder.clientWidth);  // (read with the words: one layout)
-    const sizes = words.map((node) => {
-      const room = node.clientWidth, need = node.scrollWidth;
-      if (!room || need <= room + 0.5) return null;
-      const size = parseFloat(getComputedStyle(node).fontSize);
-      return Math.floor(size * room / need * 10) / 10;
-    });  // measured first, then written: one layout, not one per word
-    words.forEach((node, i) => {
-      if (!sizes[i]) return;
-      node.style.setProperty("font-size", `${Math.max(least, sizes[i])}px`);
-      // A card's back too small for its word ("Island" on a phone's map) shows the back
-      // alone: the card's label still says it to a screen reader.
-      if (sizes[i] < least && node.classList.contains("card-back")) node.classList.add("unfit");
-    });
-    // A ledger whose columns (each as wide as its longest word) are wider than its box
-    // becomes one block per seat.
     const ledgers = [...holder.querySelectorAll(".part-ledger")];
+    words.forEach((node) => {
+      node.style.removeProperty("font-size");
+      node.classList.remove("unfit");
+    });
     ledgers.forEach((node) => node.classList.remove("stacked"));
-    ledgers.filter((node) => node.scrollWidth > node.clientWidth + 1)
-      .forEach((node) => node.classList.add("stacked"));
+    // Every measure first, then every write: one layout, not one per word.
+    const width = holder.clientWidth, type = getComputedStyle(holder).fontSize;
+    const sizes = words.map((node) => fittedSize(node, least));
+    const wide = ledgers.map(overflows);
+    const kept = new Map(words.map((node, i) => [wordKey(node), sizes[i]]));
+    words.forEach((node, i) => setSize(node, sizes[i], least));
+    ledgers.forEach((node, i) => { if (wide[i]) node.classList.add("stacked"); });
+    fitting.set(holder, {width, type, sizes: kept});
+  }
+
+  // After a redraw that kept the places that did not change: only the new words are
+  // fitted, at once from the sizes kept where the same word was fitted in a place of
+  // the same size. A word never fitted there, or a ledger whose lines changed, is
+  // measured in the next animation frame, every read before every write: the frame's
+  // own layout, not one more forced in the middle of drawing the page.
+  const toMeasure = new Map();    // holder -> {words, ledgers} waiting for the next frame
+  let measuring = 0;
+  function fitNew(holder, fresh, ledgers) {
+    const known = fitting.get(holder);
+    if (!known) { fitWords(holder); return; }
+    const least = Number(holder.dataset.least) || 6;
+    const within = (selector) => fresh.flatMap((node) => (node.querySelectorAll ? [
+      ...(node.matches(selector) ? [node] : []), ...node.querySelectorAll(selector)] : []));
+    const words = within(FITTED);
+    const unknown = [];
+    words.forEach((node) => {
+      const key = wordKey(node);
+      if (known.sizes.has(key)) setSize(node, known.sizes.get(key), least);
+      else unknown.push(node);
+    });
+    ledgers.push(...within(".part-ledger"));
+    if (!unknown.length && !ledgers.length) return;
+    const waiting = toMeasure.get(holder) || {words: [], ledgers: []};
+    waiting.words.push(...unknown);
+    waiting.ledgers.push(...ledgers);
+    toMeasure.set(holder, waiting);
+    if (!measuring) measuring = requestAnimationFrame(measureWaiting);
+  }
+
+  function measureWaiting() {
+    measuring = 0;
+    const jobs = [...toMeasure].filter(([holder]) => holder.isConnected && !holder.hidden);
+    toMeasure.clear();
+    // A changed ledger is measured as one table (it may fit now); then every read (one
+    // layout, this frame's own), then every write: all before the frame is painted.
+    jobs.forEach(([, {ledgers}]) => ledgers.forEach((node) => node.classList.remove("stacked")));
+    const reads = jobs.map(([holder, {words, ledgers}]) => {
+      const known = fitting.get(holder);
+      if (!known || getComputedStyle(holder).fontSize !== known.type ||
+          holder.clientWidth !== known.width) return null;  // all fitted again below
+      const least = Number(holder.dataset.least) || 6;
+      const shown = words.filter((node) => holder.contains(node));
+      const kept = ledgers.filter((node) => holder.contains(node));
+      return {known, least, words: shown, keys: shown.map(wordKey),
+              sizes: shown.map((node) => fittedSize(node, least)),
+              ledgers: kept, wide: kept.map(overflows)};
+    });
+    jobs.forEach(([holder], i) => {
+      const read = reads[i];
+      if (!read) { fitWords(holder); return; }
+      read.words.forEach((node, j) => {
+        setSize(node, read.sizes[j], read.least);
+        read.known.sizes.set(read.keys[j], read.sizes[j]);
+      });
+      read.ledgers.forEach((node, j) => { if (read.wide[j]) node.classList.add("stacked"); });
+    });
+  }
+
+  // -- drawing again, keeping what did not change ----------------------------------------
+  // A phone draws its board again after every move; most of a 7x7 grid is the same
+  // as before. Each holder keeps the nodes of its last drawing as they were made
+  // (before any fitting, never shown: `made`), and a redraw compares the new drawing with
+  // them (Chromium's isEqualNode): a node the same as before is kept on the page, one
+  // whose own tag is the same has its attributes set and its children compared in turn,
+  // and only a node that really changed is put in new. Chromium lays out and the words
+  // are fitted only there, and a finger or the focus on a kept place stays on it.
+  const made = new WeakMap();    // holder -> the nodes of its last drawing, as made
+
+  const isElement = (node) => !!node && node.nodeType === Node.ELEMENT_NODE;
+  const isTap = (node) => isElement(node) && node.matches("button.tap");
+  const sameTag = (a, b) => isElement(a) && isElement(b) && a.tagName === b.tagName &&
+                            a.namespaceURI === b.namespaceURI;
+  // (A word, or a node of words alone, is put in whole: its fitted size was for its text.)
+  const hasElements = (node) => node.firstElementChild !== null;
+
+  // Classes fitting gives a node, kept when its other attributes are set.
+  const FIT_CLASSES = ["stacked", "unfit"];
+  function setAttributes(shown, want) {
+    for (const attr of [...shown.attributes]) {
+      // (A story the player opened stays open.)
+      if (attr.name === "open" && shown.tagName === "DETAILS") continue;
+      if (!want.hasAttribute(attr.name)) shown.removeAttribute(attr.name);
+    }
+    for (const attr of want.attributes) {
+      if (shown.getAttribute(attr.name) === attr.value) continue;
+      const fitted = attr.name === "class" ? FIT_CLASSES.filter((c) => shown.classList.contains(c)) : [];
+      shown.setAttribute(attr.name, attr.value);
+      fitted.forEach((c) => shown.classList.add(c));
+    }
+  }
+
+  // A tap on a kept place does what the new drawing says (seat.js reads button.mutinyTap).
+  function keepTaps(shown, want) {
+    const taps = (node) => [node, ...node.querySelectorAll("button.tap")].filter(isTap);
+    const olds = taps(shown), wants = taps(want);
+    olds.forEach((button, i) => {
+      button.mutinyTap = wants[i].mutinyTap;
+      button.disabled = wants[i].disabled;
+    });
+  }
+
+  // Put `want` (the new drawing's node) where `shown` is on the page, `was` being what
+  // `shown` was made as. Returns what `want`'s place in `made` holds from now on (a copy
+  // where `want` itself went onto the page: fitting changes what is shown). out.fresh:
+  // nodes put in new (their words to fit); out.ledgers: kept ledgers whose lines changed.
+  function morph(shown, was, want, out) {
+    if (shown.nodeType === Node.TEXT_NODE && want.nodeType === Node.TEXT_NODE) {
+      if (shown.data !== want.data) shown.data = want.data;
+      return want;
+    }
+    if (isElement(shown) && was.isEqualNode(want)) {
+      keepTaps(shown, want);
+      return want;
+    }
+    // A place that became a button (its seat may act now) or stopped being one keeps
+    // its picture: the button's content is the same card, its attributes aside.
+    if (isTap(want) && !isTap(was) && sameTag(want.lastChild, was)) {
+      const content = want.lastChild, copy = want.cloneNode(true);
+      shown.replaceWith(want);
+      content.replaceWith(shown);
+      morph(shown, was, content, out);
+      return copy;
+    }
+    if (isTap(was) && !isTap(want) && sameTag(was.lastChild, want)) {
+      const content = shown.lastChild;
+      shown.replaceWith(content);
+      return morph(content, was.lastChild, want, out);
+    }
+    // The same tag with the same number of children: its attributes set, its children
+    // compared in turn (a card turned up keeps its place and frame; a button its tap).
+    if (sameTag(was, want) && hasElements(want) && was.childNodes.length === want.childNodes.length &&
+        was.childNodes.length === shown.childNodes.length) {
+      setAttributes(shown, want);
+      if (isTap(want)) shown.mutinyTap = want.mutinyTap;
+      // (want's children that went onto the page are replaced by their copies.)
+      want.replaceChildren(...morphChildren(shown, [...was.childNodes], [...want.childNodes], out));
+      if (shown.classList.contains("part-ledger")) out.ledgers.push(shown);
+      return want;
+    }
+    return put(shown, want, out);
+  }
+
+  // want onto the page in shown's place (or at the end of parent): a copy stays made.
+  function put(shown, want, out, parent) {
+    const copy = want.cloneNode(true);
+    if (shown) shown.replaceWith(want);
+    else parent.append(want);
+    out.fresh.push(want);
+    return copy;
+  }
+
+  // The children of parent (as made: was) become wanted's; returns them as made now.
+  function morphChildren(parent, was, wanted, out) {
+    const shown = [...parent.childNodes];
+    const now = wanted.map((want, i) => (shown[i] && was[i] ? morph(shown[i], was[i], want, out)
+      : put(shown[i], want, out, parent)));
+    while (parent.childNodes.length > wanted.length) parent.lastChild.remove();
+    return now;
   }
 
   // Draw parts into holder (replacing what was there); ctx: {where: "table"|"phone",
   // names: seat names (for ballots' "done"), level: the heading level of part titles
   // (default 3), taps and from: a phone's places to tap (see tappable)}. Returns whether
-  // anything was drawn.
+  // anything was drawn. On a phone, the places that did not change are kept (morph).
   function drawParts(holder, parts, ctx) {
     level = (ctx && ctx.level) || 3;
     const nodes = (parts || []).map((part) => one(part, ctx || {})).filter(Boolean);
-    fill(holder, nodes);
     holder.hidden = nodes.length === 0;
-    // The table display fits the words itself, once a frame, with the rest (table.js).
-    if (ctx && ctx.fitsLater) return nodes.length > 0;
-    fitWords(holder);
-    // A page may show the holder's box only after drawing into it: fit again then (only
-    // then: fitting a 7x7 grid is most of a phone's drawing time).
-    requestAnimationFrame(() => { if (holder.clientWidth !== fittedWidth.get(holder)) fitWords(holder); });
+    if (!(ctx && ctx.where === "phone")) {
+      fill(holder, nodes);
+      // The table display fits the words itself, once a frame, with the rest (table.js).
+      if (ctx && ctx.fitsLater) return nodes.length > 0;
+      fitWords(holder);
+      watchWidth(holder);
+      return nodes.length > 0;
+    }
+    const out = {fresh: [], ledgers: []};
+    window.__t0 = performance.now();
+    made.set(holder, morphChildren(holder, made.get(holder) || [], nodes, out));
+    fitNew(holder, out.fresh, out.ledgers);
+    if (window.__log) window.__log.push([holder.id, out.fresh.length, out.ledgers.length, performance.now() - window.__t0, out.fresh.slice(0, 6).map((n) => (n.parentNode ? n.parentNode.tagName + "." + n.parentNode.className + ">" : "") + (n.tagName || "#text") + "." + (n.className || "") + ":" + (n.textContent || "").slice(0, 40))]);
+    watchWidth(holder);
     return nodes.length > 0;
+  }
+
+  // A page may show a holder only after drawing into it, and a phone may turn: its
+  // words are fitted again when its width changes (measured by Chromium's own layout,
+  // never by a read that would force one).
+  const watched = new WeakSet();
+  const widths = window.ResizeObserver ? new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const known = fitting.get(entry.target);
+      if (known && !entry.target.hidden && entry.target.clientWidth !== known.width) {
+        fitWords(entry.target);
+      }
+    }
+  }) : null;
+  function watchWidth(holder) {
+    if (watched.has(holder)) return;
+    watched.add(holder);
+    if (widths) widths.observe(holder);
+    else requestAnimationFrame(() => fitWords(holder));
   }
 
   // A new window size gives the places new widths: fit the words again.

@@ -2,12 +2,13 @@
 // groups), the board to play on (a tap on a grid's card, a die, a card of the hand makes
 // the choice it stands for), hold-to-reveal secrets.
 // It draws the seat's payload (GET /api/seat/stream) and acts through POST /api/seat/act,
-// the same engine actions as the seat's buttons.
+// the same engine actions as the seat's buttons. The menu of choices is seat-menu.js.
 "use strict";
 
 (() => {
   const {el, fill, post, live, gamePanel, showConnection} = window.Mutiny;
   const {draw: drawParts} = window.MutinyBoard;
+  const {onTap, keyOf} = window.MutinySeatMenu;
   const $ = (id) => document.getElementById(id);
   let spoken = "";             // the last thing said to a screen reader
 
@@ -52,7 +53,7 @@
     const focused = focusedPlace() || lastPlace;
     drawSecrecy(match);
     drawPick(choices);
-    drawChoices(choices);
+    menu.draw(choices);
     drawPrivate(display ? display.private || [] : [], payload.panel || []);
     gamePanel("phone", match, $("game-panel"), {...payload, taps: boardTaps})
       .then(() => refocus(focused));
@@ -143,197 +144,6 @@
     banner.dataset.kind = kind;
   }
 
-  const keyOf = (choice) => JSON.stringify(choice.action);
-
-  // -- the menu of choices ----------------------------------------------------------------
-  // A choice may sit in a group (choice.group: the path of group names), as on the seat's
-  // own screen; the phone shows each level as a list: a group opens in place, with a
-  // Back control, and only a choice sends anything. Labels are always the full words.
-  let menuPath = [];           // the open level: group names from the top
-  // Choices the board makes (a tap on it) are kept in the menu one level down, under
-  // this line: the board comes first, the list is still there for every choice.
-  const LIST = "Or choose from a list";
-  let lastPointerTap = 0;      // when a finger last tapped a line (its click is the same tap)
-
-  const within = (group, path) => path.every((name, depth) => group[depth] === name);
-
-  // The lines of the level at path, in the choices' order: a choice ({choice, index,
-  // secret}) or a group ({group, count, secret}). A group below the top level is secret
-  // when every choice in it is (the top level names kinds of move, which are public).
-  function menuLevel(choices, path) {
-    const lines = [], groups = new Map(), depth = path.length;
-    choices.forEach((choice, index) => {
-      const group = choice.group || [];
-      if (group.length < depth || !within(group, path)) return;
-      if (group.length === depth) {
-        lines.push({choice, index, secret: !!choice.secret});
-        return;
-      }
-      // (Under the list line, its first level names kinds of move too.)
-      const secret = !!choice.secret && depth > (path[0] === LIST ? 1 : 0);
-      const name = group[depth];
-      if (groups.has(name)) {
-        const line = groups.get(name);
-        line.count += 1;
-        line.secret = line.secret && secret;
-      } else {
-        const line = {group: name, count: 1, secret};
-        groups.set(name, line);
-        lines.push(line);
-      }
-    });
-    // The list of what the board makes comes last: the board is the way to choose them.
-    const list = lines.findIndex((line) => line.group === LIST);
-    if (list >= 0) lines.push(...lines.splice(list, 1));
-    return lines;
-  }
-
-  // Whether each name of path is a secret (hidden unless the eye is held).
-  function pathSecrets(choices, path) {
-    return path.map((name, depth) => {
-      const line = menuLevel(choices, path.slice(0, depth)).find((l) => l.group === name);
-      return !!(line && line.secret);
-    });
-  }
-
-  function openGroup(name) {
-    if (sending) return;
-    menuPath = [...menuPath, name];
-    redrawMenu();
-  }
-
-  function goBack() {
-    if (sending) return;
-    menuPath = menuPath.slice(0, -1);
-    redrawMenu();
-  }
-
-  function redrawMenu() {
-    armed = null;
-    draw();
-    const first = $("choices").querySelector("button");
-    if (first) first.focus({preventScroll: true});
-  }
-
-  // Buttons are kept while the level's lines stay the same (a reveal, a new payload with
-  // the same question), so a finger already on a button is never pulled out from under it.
-  let shownKeys = "";
-  let lineButtons = [];
-  // The menu's choices: those the board makes filed under LIST (same order, same index).
-  function menuChoices(choices) {
-    const game = gameTaps();
-    if (!game) return choices;
-    return choices.map((choice) => (game.onBoard(choice, payload.match)
-      ? {...choice, group: [LIST, ...(choice.group || [])]} : choice));
-  }
-
-  function drawChoices(listed) {
-    const choices = menuChoices(listed);
-    if (armed && (armed.until < Date.now() || !choices.some((c) => keyOf(c) === armed.key))) {
-      armed = null;
-    }
-    if (menuPath.length && !choices.some((c) => within(c.group || [], menuPath))) {
-      menuPath = [];  // that group is no longer offered: back to the top
-    }
-    const holder = $("choices");
-    const lines = menuLevel(choices, menuPath);
-    const keys = JSON.stringify([menuPath, lines.map((line) =>
-      line.choice ? [line.choice.action, line.secret] : [line.group, line.secret])]);
-    if (keys !== shownKeys || (lineButtons.length && !holder.contains(lineButtons[0]))) {
-      shownKeys = keys;
-      lineButtons = lines.map((line) => lineButton(line));
-      const head = menuPath.length ? menuHead() : null;
-      fill(holder, head, lineButtons);
-    }
-    if (menuPath.length) drawMenuHead(choices);
-    let hiddenChoices = 0, hiddenGroups = 0;
-    lines.forEach((line, index) => {
-      const button = lineButtons[index];
-      const masked = line.secret && !revealed;
-      button.disabled = sending;
-      const label = button.querySelector(".choice-label");
-      const hintNode = button.querySelector(".choice-hint");
-      let hint = "", named = "";
-      if (line.group !== undefined) {
-        if (line.secret) hiddenGroups += 1;
-        button.className = "choice choice-group" + (line.secret ? " secret" : "") +
-                           (masked ? " masked" : "");
-        label.textContent = masked ? `Hidden group ${hiddenGroups}` : line.group;
-        const inside = menuLevel(choices, [...menuPath, line.group]).length;
-        button.querySelector(".choice-count").textContent = masked ? "" : String(inside);
-        hint = masked ? "hold the eye button to read it" : "";
-        // Said as words, not as the marks drawn around it ("Row A, 7 choices inside"),
-        // and holding the words shown, in their order (a name that does not is a second
-        // name for a voice-control user to guess).
-        named = masked ? `Hidden group ${hiddenGroups}: ${hint}`
-          : `${line.group}, ${inside} ${inside === 1 ? "choice" : "choices"} inside`;
-      } else {
-        if (line.secret) hiddenChoices += 1;
-        const isArmed = !!armed && armed.key === keyOf(line.choice);
-        button.className = "choice" + (line.secret ? " secret" : "") + (masked ? " masked" : "") +
-                           (isArmed ? " armed" : "");
-        label.textContent = masked ? `Hidden choice ${hiddenChoices}` : line.choice.label;
-        hint = isArmed ? "Tap again to choose" : masked ? "hold the eye button to read it" : "";
-        named = (masked ? `Hidden choice ${hiddenChoices}` : line.choice.label) + (hint ? `: ${hint}` : "");
-      }
-      button.setAttribute("aria-label", named);
-      button.dataset.secret = line.secret ? "1" : "0";
-      hintNode.textContent = hint;
-      hintNode.hidden = !hint;
-    });
-    holder.hidden = choices.length === 0;
-  }
-
-  function lineButton(line) {
-    const isGroup = line.group !== undefined;
-    const button = el("button", {type: "button", class: "choice",
-                                 dataset: isGroup ? {group: line.group} : {index: String(line.index)}},
-      // (Spaces between the words: read together they are "Row A 7", never "Row A7".)
-      el("span", {class: "choice-label"}), " ", el("span", {class: "choice-hint"}), " ",
-      isGroup ? el("span", {class: "choice-count", "aria-hidden": "true"}) : null);
-    onTap(button, isGroup ? () => openGroup(line.group) : () => choose(line.choice));
-    return button;
-  }
-
-  // Above an open group: Back, and where the player is (secret names masked).
-  function menuHead() {
-    const back = el("button", {type: "button", class: "choice-back"}, "\u2039 Back");
-    onTap(back, goBack);
-    return el("div", {class: "choice-path"}, back, el("span", {class: "choice-where"}));
-  }
-
-  function drawMenuHead(choices) {
-    const secrets = pathSecrets(choices, menuPath);
-    const where = menuPath.map((name, depth) => (secrets[depth] && !revealed ? "\u2022\u2022\u2022" : name));
-    const head = $("choices").querySelector(".choice-path");
-    head.querySelector(".choice-where").textContent = where.join(" \u203a ");
-    head.querySelector(".choice-back").disabled = sending;
-  }
-
-  // A tap acts. Pointer-up counts as a tap too: a second finger (while the first holds
-  // the reveal pad) gets no click event on some phones. The click that follows a tap is
-  // ignored on every line, not just this one: a tap that opens a group puts new lines
-  // under the finger, and the click must not land on one of them.
-  function onTap(button, act) {
-    let down = null;
-    button.addEventListener("pointerdown", (event) => {
-      if (event.pointerType !== "mouse") down = event.pointerId;
-    });
-    button.addEventListener("pointerup", (event) => {
-      if (down !== event.pointerId) return;
-      down = null;
-      const box = button.getBoundingClientRect();
-      if (event.clientX < box.left || event.clientX > box.right ||
-          event.clientY < box.top || event.clientY > box.bottom) return;
-      lastPointerTap = Date.now();
-      act();
-    });
-    button.addEventListener("pointercancel", () => { down = null; });
-    button.addEventListener("click", () => {
-      if (Date.now() - lastPointerTap < 800) return;  // the same tap, already handled
-      act();
-    });
-  }
 
   function drawPrivate(lines, panel) {
     // Secrets are put in the page only while the pad is held, and taken out on release:
@@ -379,15 +189,17 @@
     news.hidden = !summary.headline && bits.length === 0 && !drawn;
   }
 
-  // The board is drawn again (and its words fitted, most of a phone's drawing time) only
-  // when what it shows or what a tap on it does changed: not for a reveal of the menu,
-  // an open group, or an action on its way (its buttons are only switched off then).
+  // The board is drawn again only when what it shows or what a tap on it does changed:
+  // not for a reveal of the menu, an open group, or an action on its way. While one is
+  // on its way the board only says it is busy: its places stay as they are (switching
+  // 49 places off and on again was two restylings and repaints of the whole grid a
+  // tap), and a tap on one meanwhile does nothing (choose and pick wait for the answer).
   let boardDrawn = null;       // {inputs, drawn}: what the board was last drawn from
   function drawBoard(board, names) {
+    $("board").setAttribute("aria-busy", String(sending));
     const inputs = [payload, picked ? picked.id : null, armed ? armed.key : null, revealed,
                     !!gameTaps()];
     if (boardDrawn && inputs.every((value, i) => value === boardDrawn.inputs[i])) {
-      $("board").querySelectorAll("button.tap").forEach((button) => { button.disabled = sending; });
       return boardDrawn.drawn;
     }
     const drawn = drawParts($("board"), board, {where: "phone", names, taps: boardTaps, from: "board"});
@@ -425,7 +237,7 @@
       const key = spotKey(spot);
       if (found.pick) {
         const on = !!picked && picked.id === found.pick.id;
-        return {key, pressed: on, disabled: sending, act: () => pick(found.pick),
+        return {key, pressed: on, act: () => pick(found.pick),
                 label: on ? `${capital(found.pick.says)}, picked: tap to put it back`
                           : `Pick ${found.pick.says}`};
       }
@@ -434,10 +246,14 @@
       const isArmed = !!armed && armed.key === keyOf(listed);
       const label = listed.secret && !revealed
         ? (found.words || "A hidden choice: hold the eye to read it") : listed.label;
-      return {key, armed: isArmed, disabled: sending, label: isArmed ? `${label}: tap again to choose` : label,
+      return {key, armed: isArmed, label: isArmed ? `${label}: tap again to choose` : label,
               act: () => choose(listed, {picked: !!picked})};
     },
-    bind(button, tap) { onTap(button, tap.act); },
+    // (A place the board keeps across a redraw is given the new drawing's tap: board.js.)
+    bind(button, tap) {
+      button.mutinyTap = tap;
+      onTap(button, () => button.mutinyTap.act());
+    },
   };
 
   const capital = (words) => words.charAt(0).toUpperCase() + words.slice(1);
@@ -547,7 +363,7 @@
     sending = false;
     picked = null;  // sent or refused, the card goes back to the hand
     if (answer.ok) {
-      menuPath = [];  // the next decision starts from the top
+      menu.reset();  // the next decision starts from the top
       say("", "");
     } else if (answer.body.code === "stale") {
       say("The question changed while you chose. Look again.", "warn");
@@ -730,6 +546,11 @@
   }
 
   // -- start ------------------------------------------------------------------------------
+  const menu = window.MutinySeatMenu.create({
+    state: () => ({payload, sending, revealed, armed}),
+    disarm: () => { armed = null; },
+    draw, choose, gameTaps,
+  });
   nameEntry();
   wireFocus();
   wireReveal();
