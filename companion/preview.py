@@ -100,7 +100,7 @@ def screen_cuts(display: Display, size: tuple[int, int] = (WIDTH, HEIGHT)) -> li
     found += [Cut(f"line {n}", text, font.fit(text, cols))
               for n, text in enumerate(display.screen_lines, 1)]
     found += [Cut(f"private line {n}", text, font.fit(text, cols))
-              for n, text in enumerate(display.private, 1)]
+              for n, text in enumerate(display.screen_private, 1)]
     for path, item in _menu_items(display):
         shown = line_text(display, path, item, cols)
         where = "choice" + (f" in {' > '.join(path)}" if path else "")
@@ -152,7 +152,7 @@ def display_text(display: Display) -> str:
         extra = [f"short: {choice.short}"] if choice.short else []
         extra += ["secret"] if choice.secret else []
         out.append(f"  {where}" + (f" ({', '.join(extra)})" if extra else ""))
-    out += ["private:", *(f"  {line}" for line in display.private)]
+    out += ["private:", *(f"  {line}" for line in display.screen_private)]
     if display.confirm:
         out.append("select says: " + ", ".join(f"{kind} -> {words}"
                                                for kind, words in display.confirm.items()))
