@@ -12,8 +12,8 @@ the process that searches (docs/bots.md, "At the table").
   and level), the search is sent to the worker with a time cap that ends well before
   the pace does, and the bot acts when the pace is over, however soon the search ended.
   Two matches that differ only in secrets give the same pace, on the table's clock.
-- **The worker.** One process of its own (``multiprocessing``, spawned once, niced),
-  sent only what :func:`~companion.bots.knowledge_of` gives and the seat's
+- **The worker.** One process of its own (``multiprocessing``, spawned once, in the
+  idle scheduling class), sent only what :func:`~companion.bots.knowledge_of` gives and the seat's
   :class:`~companion.bots.Bot` (level, generator, memory): never the match or its state.
   If it dies or does not answer, the bot plays a random legal action (logged) and the
   worker starts again for the next decision.
@@ -106,10 +106,24 @@ class Pace:
 
 
 # -- the worker process ----------------------------------------------------------------
+def _step_aside() -> None:
+    """The worker gives way to the table: Linux's idle class where there is one (it
+    runs only on a core nothing else wants; nice 10, as at first, still took about a
+    tenth of a busy core, and on two emulated cores a phone's update waited for it),
+    and the lowest nice as well (any other system, or a kernel that refuses it)."""
+    os.nice(19 - os.nice(0))
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        try:
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+        except OSError:
+            log.info("bot search worker: no idle scheduling class here, nice 19 only")
+
+
 def _search_loop(conn: Any) -> None:
-    """The worker: niced below the table, then one decision per request until told to
-    stop (``None``) or its table goes (end of the pipe)."""
-    os.nice(10)
+    """The worker: stepped aside for the table (:func:`_step_aside`), then one decision
+    per request until told to stop (``None``) or its table goes (end of the pipe)."""
+    _step_aside()
     while True:
         try:
             request = conn.recv()
