@@ -36,7 +36,9 @@ def test_cabin_search_shows_the_boatswain_a_card_and_changes_no_other_view():
     seen = match.view(r["B"])["state"]["me"]["search"]
     assert seen == {"target": r["N"], "is_mutineer": True,
                     "card": state(match)["cards"][ROLES.index(NAVIGATOR)]}
-    assert "IS the Mutineer!" in match.display(r["B"]).private
+    assert "IS the Mutineer!" in match.display(r["B"]).screen_private
+    assert any(line.startswith("You searched ") and line.endswith(" IS the Mutineer!")
+               for line in match.display(r["B"]).private)  # the phone's sentence
     assert not [a for a in match.legal_actions(r["B"]) if a["type"] == "search"]
 
 
@@ -62,7 +64,9 @@ def test_a_truthful_confession_tells_the_chaplain_and_only_tells_the_target_it_w
         "target": r["H"], "is_mutineer": True, "allied": True}
     target = match.view(r["H"])["state"]["me"]
     assert target["confessed_to"] == r["C"]
-    assert "The Chaplain took" in match.display(r["H"]).private
+    assert "The Chaplain took" in match.display(r["H"]).screen_private
+    assert any(line.startswith("The Chaplain took your confession")
+               for line in match.display(r["H"]).private)
     assert not [a for a in match.legal_actions(r["C"]) if a["type"] == "confess"]
 
 
@@ -77,8 +81,9 @@ def test_an_at_table_confession_asks_the_target_and_tells_the_chaplain_nothing()
     match, r = start(mutineer=HELMSMAN, confession="at_table")
     match.apply(r["C"], {"type": "confess", "target": r["H"]})
     assert match.view(r["C"])["state"]["me"]["confession"] == {"target": r["H"]}
-    assert "Answer with a sign" in match.display(r["H"]).private
-    assert "Watch for the sign" in match.display(r["C"]).private
+    assert "Answer with a sign" in match.display(r["H"]).screen_private
+    assert "Watch for the sign" in match.display(r["C"]).screen_private
+    assert any("sign at the table" in line for line in match.display(r["C"]).private)
 
 
 def test_role_actions_are_limited_to_their_roles_and_to_round_one():

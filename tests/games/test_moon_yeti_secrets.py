@@ -216,9 +216,15 @@ def test_only_the_target_can_tell_that_the_chaplain_took_a_confession(rule):
     (confessed, r), (idle, _) = twins
     confessed.apply(r["C"], {"type": "confess", "target": r["H"]})
     assert at_rest(confessed, r["C"]) == at_rest(idle, r["C"])
+    on_screen = confessed.display(r["H"]).screen_private
+    assert on_screen[len(idle.display(r["H"]).screen_private):] == (
+        ("The Chaplain took", "your confession") if rule == "truthful" else
+        ("Chaplain asks: are", "you the Mutineer?", "Answer with a sign"))
     told = confessed.display(r["H"]).private[len(idle.display(r["H"]).private):]
-    assert told == (("The Chaplain took", "your confession") if rule == "truthful" else
-                    ("Chaplain asks: are", "you the Mutineer?", "Answer with a sign"))
+    assert told == (("The Chaplain took your confession (the Chaplain now knows whether"
+                     " you are the Mutineer).",) if rule == "truthful" else
+                    ("The Chaplain asks whether you are the Mutineer: answer with a sign"
+                     " at the table.",))
     for _ in range(2):
         mine, theirs = seen_by_others(confessed, r["C"]), seen_by_others(idle, r["C"])
         # What the rules tell the target, and nothing else, sets the two apart.

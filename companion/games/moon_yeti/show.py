@@ -337,12 +337,47 @@ def _private_lines(state: View, names: Names, *, short: bool = False) -> list[st
 
 
 def _action_lines(me: View, state: View, names: Names, short: bool) -> list[str]:
+    """What the seat's own role action showed it (or told it was done to it): in
+    sentences for the phone; ``short``: in lines of 21 columns for the seat's screen."""
+    if short:
+        return _action_lines_short(me, state, names)
+    out: list[str] = []
+    search = me.get("search")
+    if search:
+        who = _name(names, search["target"])
+        verdict = "IS the Mutineer!" if search["is_mutineer"] else "is not the Mutineer."
+        out.append(f"You searched {who}'s cabin: {who} {verdict}")
+        out += ([f"{who}'s card:"] + _card_lines(search["card"], False) if "card" in search
+                else [f"{who}'s ace: {search['ace']}"])
+    confession = me.get("confession")
+    if confession:
+        who = _name(names, confession["target"])
+        if "is_mutineer" not in confession:
+            out.append(f"You took {who}'s confession: watch for {who}'s sign at the table.")
+        elif confession["is_mutineer"]:
+            out.append(f"You took {who}'s confession: {who} IS the Mutineer!")
+            if confession["allied"]:
+                out.append("You now side with the Mutineer: you win or lose with him.")
+        else:
+            out.append(f"You took {who}'s confession: {who} is not the Mutineer.")
+    if "confessed_to" in me:
+        if state["confession_rule"] == "truthful":
+            out.append("The Chaplain took your confession (the Chaplain now knows"
+                       " whether you are the Mutineer).")
+        else:
+            out.append("The Chaplain asks whether you are the Mutineer: answer with a"
+                       " sign at the table.")
+    return out
+
+
+def _action_lines_short(me: View, state: View, names: Names) -> list[str]:
+    """The seat's screen's form of :func:`_action_lines` (21 columns a line)."""
     out: list[str] = []
     search = me.get("search")
     if search:
         out.append(f"Searched {_name(names, search['target'])}:")
         out.append("IS the Mutineer!" if search["is_mutineer"] else "not the Mutineer")
-        out += (_card_lines(search["card"], short) if "card" in search
+        out += (_card_lines(search["card"], True) if "card" in search
                 else [f"ace: {search['ace']}"])
     confession = me.get("confession")
     if confession:
