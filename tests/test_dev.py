@@ -77,3 +77,24 @@ def test_fast_keeps_a_marker_expression_of_ones_own():
     assert _collect("--fast", "-m", "browser", "tests/browser") == []
     contract = _collect("tests/engine/test_contract.py")
     assert contract and _collect("--fast", "tests/engine/test_contract.py") == contract
+
+
+def _fast_workers(*args: str, cores: int = 2, cwd: Path = ROOT) -> list[str]:
+    """What ./dev's ``fast_workers`` adds to pytest's arguments for ``args``."""
+    body = re.search(r"^fast_workers\(\) \{\n.*?^\}\n", DEV.read_text(), re.S | re.M)
+    assert body, "./dev has no fast_workers"
+    script = f"nproc() {{ echo {cores}; }}\n{body.group(0)}fast_workers \"$@\"\n"
+    done = subprocess.run(["bash", "-c", script, "dev", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_a_whole_fast_run_uses_every_core_and_a_named_test_one_process():
+    assert _fast_workers("--fast") == ["-n", "2"]
+    assert _fast_workers("--fast", "-q", "-k", "moon", cores=16) == ["-n", "4"]
+    assert _fast_workers("--fast", cores=1) == []
+    assert _fast_workers("--fast", "tests/web", "-x") == []
+    assert _fast_workers("--fast", "tests/test_dev.py::test_dev_passes_shellcheck") == []
+    assert _fast_workers("--fast", "-n", "3") == [] and _fast_workers("--fast", "-n3") == []
+    assert _fast_workers("-q") == [] and _fast_workers() == []  # the whole suite: as CI
