@@ -8,6 +8,7 @@ import random
 
 import zxingcpp
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 
 from companion.engine import PUBLIC
 from tests.browser.helpers import page_errors, wait_synced, wait_until, watch_errors
@@ -80,7 +81,11 @@ def code_shown(page, seat: int) -> str | None:
     img = page.locator(f"#join-codes img[alt='Join code of seat {seat + 1}']")
     if not img.count() or not img.evaluate("(i) => i.complete && i.naturalWidth > 0"):
         return None
-    shot = Image.open(io.BytesIO(img.screenshot())).convert("L")
+    try:
+        png = img.screenshot(timeout=2000)
+    except PlaywrightError:
+        return None  # redrawn while being read (a new code came in): read it next time
+    shot = Image.open(io.BytesIO(png)).convert("L")
     found = zxingcpp.read_barcodes(shot)
     return found[0].text if found else None
 
