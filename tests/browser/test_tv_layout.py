@@ -5,8 +5,9 @@ height / 1080), nothing overflows its box and the page does not scroll; every se
 shows its marker whole and in its seat's colour, the winners' tiles at the end too.
 
 One server per game and seat count, one page per size that follows its match from the
-middle to the end (27 page loads), and the lobby after two games at each size (3). With MUTINY_SCREENSHOTS=1 the pictures of two games
-go to docs/screenshots/tv-*.png (docs/boards.md shows them).
+middle to the end (27 page loads), and the lobby after two games at each size (3). With MUTINY_SCREENSHOTS=1 the pictures of every
+game at 4 players (and Captain's Orders at 8) go to docs/screenshots/tv-*.png (docs/boards.md
+and each game's page show them).
 """
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Grace O'Malley
          "Henry Morgan", "Ching Shih", "Black Bart"]
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: The games whose pictures go in the docs, and the sizes drawn.
-PICTURED = {("mit-mutiny", 4), ("captains-orders", 8)}
+#: Pictured with MUTINY_SCREENSHOTS=1: every game at 4 players (its page in docs/games/
+#: shows them), and Captain's Orders' 8.
+PICTURED = {*((game_id, 4) for game_id in companion.games.ids()), ("captains-orders", 8)}
 PICTURE_SIZES = {(1920, 1080), (1280, 720)}
 
 
