@@ -236,3 +236,24 @@ def test_between_matches_the_lobby_reads_from_the_couch(browser, serve):
         assert page.locator("#night .night-wins").first.is_visible()
         assert not page_errors(page), page_errors(page)
         page.context.close()  # one page at a time: the join codes are asked per page
+
+
+def test_at_a_matchs_end_the_join_codes_and_tonights_leader_fit_beside_the_board(
+        browser, serve):
+    """Seats nobody joined keep their join code in the side at a match's end, next to
+    tonight's standings: the standings' last places give way, never the codes, and the
+    leader stays in sight."""
+    live = serve(seats=6)
+    live.table.start("booty-dice", 6, {}, names=NAMES[:6], seed="tv-unjoined")
+    live.table.claim(0)  # one phone; five seats still to join
+    play_to_end(live.table, random.Random(6))
+    for width, height in SIZES:
+        page = live.page(browser, "/table", viewport={"width": width, "height": height})
+        wait_synced(page, live, PUBLIC)
+        page.locator("#night .night-standings").wait_for()
+        page.locator("#join-codes img, #join-codes svg").first.wait_for()
+        readable(page, f"a match's end with five seats to join, {width}x{height}")
+        leader = page.locator("#night .night-standings tbody tr").first
+        assert leader.is_visible() and page.locator(".join-letters").is_visible()
+        assert not page_errors(page), page_errors(page)
+        page.context.close()

@@ -274,6 +274,10 @@
         chart,
         ...side.querySelectorAll(".side-board > *"),
         ...side.querySelectorAll(".howto-section + .howto-section"),
+        // Tonight's standings keep their leaders: the last places go first, then the
+        // card (join codes stay whatever else goes: a seat is joined by them).
+        ...[...side.querySelectorAll(".night-standings tbody tr")].slice(1).reverse(),
+        $("night"),
       ].filter(Boolean), gone);
       // (The story's lines stay in order: none comes back between two left out.)
       bringBack(side, gone.filter((node) => node !== $("help") && !logLines.includes(node)));
@@ -302,13 +306,17 @@
   }
 
   // Tonight's standings (night.js) too wide for the side: their last columns (each game's
-  // score, then the matches played) are left out, the players and their wins stay.
+  // score, then the matches played) are left out, the players and their wins stay. A
+  // player's name broken over lines counts as too wide: the table squeezes names first.
   function narrowStandings() {
     const card = $("night");
     const standings = card && card.querySelector(".night-standings");
     if (!standings || card.hidden) return;
-    for (let column = standings.rows[0].cells.length - 1;
-         column >= 2 && card.scrollWidth > card.clientWidth + 1; column--) {
+    const names = [...standings.tBodies[0].rows].map((row) => row.cells[0]);
+    const line = parseFloat(getComputedStyle(standings).fontSize) * 1.6;
+    const tooWide = () => card.scrollWidth > card.clientWidth + 1 ||
+      names.some((name) => name.getBoundingClientRect().height > line);
+    for (let column = standings.rows[0].cells.length - 1; column >= 2 && tooWide(); column--) {
       for (const row of standings.rows) {
         if (row.cells[column]) row.cells[column].classList.add("tv-left-out");
       }
