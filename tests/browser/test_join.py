@@ -112,3 +112,26 @@ def test_a_phone_scans_the_tv_from_two_metres_another_types_the_code_both_name_t
     assert "scan" not in visible_text(tv).lower()
     for page in (tv, scanner, typer):
         assert not page_errors(page), page_errors(page)
+
+
+def test_on_the_smallest_phone_the_name_field_leaves_the_first_choice_in_sight(
+        browser, serve):
+    """A 360x640 phone that joins mid-match: the name field takes two lines (its close
+    button beside the label), so the seat's first choice is whole above the secrets'
+    dock; the close button ("Not now") puts the field away."""
+    live = serve(seats=4)
+    live.table.start("moon-yeti", 4, {}, seed="small-phone")
+    phone = live.phone(browser, 1, viewport={"width": 360, "height": 640})
+    form = phone.locator("#name-form")
+    form.wait_for()
+    choice = phone.locator("#choices .choice").first
+    choice.wait_for()
+    field, label = phone.locator("#name-input").bounding_box(), form.locator("label").bounding_box()
+    skip = phone.locator("#name-skip").bounding_box()
+    assert abs(skip["y"] + skip["height"] / 2 - (label["y"] + label["height"] / 2)) < 4
+    assert skip["width"] >= 44 and skip["height"] >= 44  # a finger's target
+    box, dock = choice.bounding_box(), phone.locator(".reveal-dock").bounding_box()
+    assert field["y"] > label["y"] and box["y"] + box["height"] <= dock["y"], (box, dock)
+    phone.locator("#name-skip").tap()
+    wait_until(lambda: form.is_hidden(), "the name field to close")
+    assert not page_errors(phone), page_errors(phone)

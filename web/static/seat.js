@@ -518,10 +518,12 @@
     const input = el("input", {id: "name-input", maxlength: "24", autocomplete: "nickname",
                                enterkeyhint: "done"});
     const form = el("form", {class: "name-form", id: "name-form", hidden: true},
-      el("label", {for: "name-input"}, "Your name at the table"), input,
-      el("button", {type: "submit", class: "name-button", id: "name-save"}, "Save"),
-      el("button", {type: "button", class: "name-button", id: "name-skip",
-                    onclick: () => { form.hidden = true; }}, "Not now"));
+      // Two lines on the smallest phone: the label with a close button, then the field
+      // and Save (a third line pushed the seat's choices under the secrets' dock).
+      el("label", {for: "name-input"}, "Your name at the table"),
+      el("button", {type: "button", class: "name-skip", id: "name-skip", "aria-label": "Not now",
+                    title: "Not now", onclick: () => { form.hidden = true; }}, "\u00d7"),
+      input, el("button", {type: "submit", class: "name-button", id: "name-save"}, "Save"));
     const open = () => {
       const seat = payload && payload.seat;
       input.value = seat && seat.name !== `Seat ${seat.number}` ? seat.name : "";
