@@ -10,6 +10,9 @@ For each game at its smallest and a middle seat count:
 
     python -m bench.bots --matches 40 --hard-matches 10 --workers 2
     python -m bench.bots --games moon-yeti,captains-orders --seats smallest
+    python -m bench.bots --games card-mutiny --seats smallest --matches 0 --hard-matches 40
+
+--matches 0 (or --hard-matches 0, --easy-matches 0) leaves that part out.
 
 Bot matches are slow by design (a normal decision searches 200 worlds): a 95%
 interval of +-5 points takes about 400 matches per cell, hours of a core for the long
@@ -56,17 +59,18 @@ def run(games: list[str], matches: int, hard_matches: int, easy_matches: int,
                             against="random", workers=workers)
             random_share = rand.lead_share()[0]
             normal = simulate(game, matches, seats, "bench-normal", players="normal",
-                              against="random", workers=workers, clock=True)
+                              against="random", workers=workers, clock=True) if matches else None
             hard = simulate(game, hard_matches, seats, "bench-hard", players="hard",
                             against="normal", workers=workers, clock=True) if hard_matches else None
             easy = simulate(game, easy_matches, seats, "bench-easy", players="easy",
                             against="random", workers=workers, clock=True) if easy_matches else None
-            times = {}
+            times: dict[str, list[float]] = {}
             for report in (normal, hard, easy):
                 for name, found in (report.decisions.items() if report else ()):
                     times.setdefault(name, []).extend(found)
             rows.append({"game": game_id, "seats": seats, "random_share": random_share,
-                         "normal": normal.lead_share(), "normal_n": normal.matches,
+                         "normal": normal.lead_share() if normal else None,
+                         "normal_n": normal.matches if normal else 0,
                          "hard": hard.lead_share() if hard else None,
                          "hard_n": hard.matches if hard else 0,
                          "easy": easy.lead_share() if easy else None,
@@ -83,12 +87,19 @@ def _share(found: tuple[float, float, float] | None, n: int) -> str:
     return f"{100 * p:.0f}% ({100 * low:.0f}-{100 * high:.0f}, n={n})"
 
 
+def _ratio(row: dict[str, Any], level: str) -> str:
+    """The level's share over a random seat's (the even share, in a symmetric game:
+    hard against normal reads as how much more than its seat's share hard takes)."""
+    if row[level] is None or not row["random_share"]:
+        return ""
+    return f" = {row[level][0] / row['random_share']:.1f}x"
+
+
 def _line(row: dict[str, Any]) -> str:
     times = row["times"]
-    ratio = row["normal"][0] / row["random_share"] if row["random_share"] else float("nan")
     return (f"{row['game']:16} {row['seats']} seats  random seat {100 * row['random_share']:.0f}%"
-            f"  normal vs random {_share(row['normal'], row['normal_n'])} = {ratio:.1f}x"
-            f"  hard vs normal {_share(row['hard'], row['hard_n'])}"
+            f"  normal vs random {_share(row['normal'], row['normal_n'])}{_ratio(row, 'normal')}"
+            f"  hard vs normal {_share(row['hard'], row['hard_n'])}{_ratio(row, 'hard')}"
             f"  decision ms p50/p95: easy {times.get('easy', '-')}, normal"
             f" {times.get('normal', '-')}, hard {times.get('hard', '-')}"
             f"  ({row['seconds']:.0f} s)")

@@ -15,6 +15,16 @@ def test_the_bot_benchmark_prints_a_row_per_game_and_seat_count(capsys):
     assert "moon-yeti        4 seats  random seat" in out and "normal vs random" in out
 
 
+def test_a_hard_cell_alone_leaves_the_normal_one_out(capsys):
+    rows = bots.run(["booty-dice"], matches=0, hard_matches=1, easy_matches=0,
+                    which="smallest", workers=1, random_matches=4)
+    row = rows[0]
+    assert row["normal"] is None and row["normal_n"] == 0 and row["hard_n"] == 1
+    assert set(row["times"]) == {"hard", "normal"}  # (the hard bot's rivals are normal)
+    out = capsys.readouterr().out
+    assert "normal vs random -  hard vs normal" in out
+
+
 def test_seat_counts_are_the_smallest_and_a_middle_one():
     assert bots.seat_counts("moon-yeti", "both") == [4, 6]
     assert bots.seat_counts("mit-mutiny", "both") == [4]
