@@ -14,6 +14,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Callable, Sequence
 
 import companion.games
@@ -74,11 +75,20 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
     return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
+def table_clock(seed: str) -> Callable[[], datetime]:
+    """A simulated match's wall clock: a time of day drawn from its seed. A game that
+    reads the clock (Moon Yeti's declared minute, by default) then plays the same match
+    on every run and every worker, whatever the time the simulation runs at."""
+    moment = datetime(2026, 1, 1) + timedelta(
+        seconds=random.Random(f"clock/{seed}").randrange(24 * 3600))
+    return lambda: moment
+
+
 def play_random(game: Game, seats: int, seed: str, options: dict[str, Any],
                 report: SimulationReport) -> Match:
     """One match of uniformly random legal moves (over every actor who may act)."""
     rng = random.Random(f"policy/{seed}")
-    match = Match.create(game, seats, options, seed=seed)
+    match = Match.create(game, seats, options, seed=seed, clock=table_clock(seed))
     while not match.is_over:
         choices = [(a, act) for a in match.acting() for act in match.legal_actions(a)]
         if not choices:
@@ -99,7 +109,7 @@ def play_seats(game: Game, seats: int, seed: str, options: dict[str, Any],
     is not a bot, and the host where a game lets the host move on, pick at random among
     the game's own moves."""
     rng = random.Random(f"policy/{seed}")
-    match = Match.create(game, seats, options, seed=seed)
+    match = Match.create(game, seats, options, seed=seed, clock=table_clock(seed))
     bots = {s: Bot(game, s, who, seed=seed) for s, who in enumerate(players) if who != RANDOM}
     watching = [bot for bot in bots.values() if bot.watches]
     times: dict[str, list[float]] = {}

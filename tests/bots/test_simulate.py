@@ -59,3 +59,18 @@ def test_random_players_print_the_report_as_before(capsys):
 def test_against_needs_bots():
     with pytest.raises(SystemExit, match="--against needs --bots"):
         main(["simulate", "moon-yeti", "--against", "random", "-n", "1"])
+
+
+def test_a_simulated_match_reads_a_clock_drawn_from_its_seed_not_the_wall_clock():
+    # Moon Yeti's time is declared from the clock by default: the minute (which picks
+    # the Mutineer) must come from the match's seed, or no run would repeat another.
+    from companion.engine import PUBLIC
+    from companion.simulate import SimulationReport, play_random, table_clock
+
+    game = companion.games.get("moon-yeti")
+    minutes = {}
+    for seed in ("clock-a", "clock-b", "clock-c"):
+        match = play_random(game, 4, seed, {}, SimulationReport("moon-yeti", 4))
+        minutes[seed] = match.view(PUBLIC)["state"]["minute"]
+        assert minutes[seed] == table_clock(seed)().minute
+    assert len(set(minutes.values())) > 1  # (drawn per match: not one fixed time)
