@@ -190,9 +190,13 @@ def test_axe_finds_nothing_in_every_game_at_rest_mid_match_holding_a_secret_and_
         assert not failed, failed
 
 
-def test_the_phone_says_what_changed_once_and_keeps_the_keyboard_where_it_acted(browser, serve):
+# Two deals (seeded: a flip's card decides): the first card flipped keeps the turn, and
+# one flipped that ends it, when the seat has nothing left to choose.
+@pytest.mark.parametrize("seed, turn_goes_on", [("keyboard", True), ("keys-0", False)])
+def test_the_phone_says_what_changed_once_and_keeps_the_keyboard_where_it_acted(
+        browser, serve, seed, turn_goes_on):
     live = serve(seats=4)
-    HostClient(live).start("card-mutiny", 2, {"first_seat": 1}, NAMES[:2])
+    live.table.start("card-mutiny", 2, {"first_seat": 1}, names=NAMES[:2], seed=seed)
     phone = live.phone(browser, 0)
     wait_synced(phone, live, 0)
     # The screen is no live region: a move elsewhere is said in #changes, its new lines only.
@@ -213,8 +217,14 @@ def test_the_phone_says_what_changed_once_and_keeps_the_keyboard_where_it_acted(
     phone.wait_for_timeout(100)
     focused = phone.evaluate("""() => { const node = document.activeElement;
         return node === document.body ? 'BODY' : node.dataset.spot || node.id || node.tagName; }""")
-    assert focused == spot or phone.evaluate(
-        "() => !!document.activeElement.closest('#board, #choices')"), focused
+    if turn_goes_on:
+        assert mine["display"]["choices"]
+        assert focused == spot or phone.evaluate(
+            "() => !!document.activeElement.closest('#board, #choices')"), focused
+    else:
+        # Nothing left to act on: the keyboard goes to the title that says whose turn it is.
+        assert not mine["display"]["choices"] and mine["display"]["title"] == "Bonny's turn"
+        assert focused == "screen-title", focused
     said = phone.locator("#changes").inner_text()
     new_lines = [line for line in mine["display"]["lines"]
                  if line not in before["display"]["lines"]]
