@@ -11,8 +11,10 @@ from typing import Any, Sequence
 import companion.games
 from companion import __version__
 from companion.bots.search import LEVELS
+from companion.engine.rules import Game
 from companion.errors import MutinyError
-from companion.simulate import SimulationReport, describe, simulate
+from companion.simulate import (MatchRecord, SimulationReport, describe, simulate,
+                                simulate_bots)
 
 LEVEL_NAMES = tuple(LEVELS)
 
@@ -59,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--compare-option", action="append", default=[], metavar="NAME=VALUE",
                      help="also play the same matches with this option changed "
                      "(repeatable) and show both side by side")
+    sim.add_argument("--record", metavar="FILE", type=Path,
+                     help="with --bots: write every match to FILE as it ends; the same "
+                     "command again carries on from it (and -n below what it holds "
+                     "prints the figures of what it holds)")
     sim.set_defaults(run=cmd_simulate)
     pre = sub.add_parser("preview", help="play a match to a point and print a seat's "
                          "screen; --board saves the table display as PNG")
@@ -299,25 +305,57 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("mutiny: -n must be at least 1")
     if args.against and not args.bots:
         raise SystemExit("mutiny: --against needs --bots LEVEL")
+    if args.record and not args.bots:
+        raise SystemExit("mutiny: --record needs --bots LEVEL (random matches take seconds)")
     runs = [options]
     if args.compare_option:
         runs.append(spec.resolve_options({**options, **_parse_options(args.compare_option)}))
+    if not args.bots:
+        return _simulate_random(game, seats, runs, args)
+    try:
+        record = args.record and MatchRecord(args.record, spec.id, seats, args.seed,
+                                             args.bots, args.against, False)
+    except ValueError as exc:
+        raise SystemExit(f"mutiny: {exc}") from None
+    bar = ProgressBar(args.matches * len(runs),
+                      f"{spec.id} x{seats}" + (" (A and B)" if len(runs) > 1 else ""))
+    try:
+        reports = simulate_bots(game, args.matches, seats, args.seed, runs, bar.update,
+                                players=args.bots, against=args.against,
+                                workers=args.workers, record=record or None)
+    except RuntimeError as exc:
+        print(f"mutiny: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        if not record:
+            raise
+        print(f"\nmutiny: stopped; {len(record.matches())} matches are in {record.path}, "
+              "and the same command carries on from them", file=sys.stderr)
+        return 130
+    finally:
+        bar.close()
+    print("\n".join(describe(reports, ["A", "B"][:len(reports)])))
+    return 0
+
+
+def _simulate_random(game: Game, seats: int, runs: list[dict[str, Any]],
+                     args: argparse.Namespace) -> int:
+    """Random players: one run (the report as it always was) or two side by side."""
     reports = []
     for n, run_options in enumerate(runs):
-        bar = ProgressBar(args.matches, f"{spec.id} x{seats}" + (f" ({'AB'[n]})" if n else ""))
+        bar = ProgressBar(args.matches, f"{game.spec.id} x{seats}" + (f" ({'AB'[n]})" if n else ""))
         try:
             reports.append(simulate(game, args.matches, seats, args.seed, run_options,
-                                    bar.update, players=args.bots or "random",
-                                    against=args.against, workers=args.workers))
+                                    bar.update))
         except RuntimeError as exc:
-            bar.close()
             print(f"mutiny: {exc}", file=sys.stderr)
             return 1
-        bar.close()
-    if len(reports) == 1 and not args.bots:
-        _print_report(reports[0], options)
+        finally:
+            bar.close()
+    if len(reports) == 1:
+        _print_report(reports[0], runs[0])
     else:
-        print("\n".join(describe(reports, ["A", "B"][:len(reports)])))
+        print("\n".join(describe(reports, ["A", "B"])))
     return 0
 
 

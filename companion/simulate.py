@@ -8,13 +8,17 @@ whichever process plays it, so a run gives the same figures on any number of wor
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import multiprocessing
 import random
+import signal
 import statistics
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import companion.games
@@ -148,8 +152,10 @@ def lineup(seats: int, players: str, against: str | None, index: int,
 def _one_match(job: tuple[str, int, str, dict[str, Any], list[str]]) -> dict[str, Any]:
     """A worker's match (by game id: a process looks the game up itself)."""
     game_id, seats, seed, options, players = job
+    started = time.perf_counter()
     match, times = play_seats(companion.games.get(game_id), seats, seed, options, players)
-    return {"winners": _winners(match), "length": match.version, "times": times}
+    return {"winners": _winners(match), "length": match.version, "times": times,
+            "seconds": time.perf_counter() - started}
 
 
 def simulate(game: Game, count: int, seats: int, seed: str = "0",
@@ -165,28 +171,130 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
     ``clock``: bots keep their level's clock cap, as at the table (their decisions then
     depend on the machine's speed and load)."""
     options = options or {}
+    if players != RANDOM or against is not None:
+        return simulate_bots(game, count, seats, seed, [options], progress, players,
+                             against, workers, clock)[0]
     report = SimulationReport(game.spec.id, seats, wins=[0] * seats, players=players,
                               against=against, options=dict(options))
     started = time.perf_counter()
-    if players == RANDOM and against is None:
-        for i in range(count):
-            match_seed = f"{seed}-{i}"
-            try:
-                match = play_random(game, seats, match_seed, options, report)
-            except Exception as exc:
-                raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
-            _count(report, i, {"winners": _winners(match), "length": match.version})
-            if progress:
-                progress(i + 1)
-    else:
-        jobs = [(game.spec.id, seats, f"{seed}-{i}", options,
-                 lineup(seats, players, against, i, clock)) for i in range(count)]
-        for i, found in enumerate(_run(jobs, workers)):
-            _count(report, i, found)
-            if progress:
-                progress(i + 1)
+    for i in range(count):
+        match_seed = f"{seed}-{i}"
+        try:
+            match = play_random(game, seats, match_seed, options, report)
+        except Exception as exc:
+            raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
+        _count(report, i, {"winners": _winners(match), "length": match.version})
+        if progress:
+            progress(i + 1)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def simulate_bots(game: Game, count: int, seats: int, seed: str,
+                  option_sets: list[dict[str, Any]],
+                  progress: Callable[[int], None] | None = None,
+                  players: str = "normal", against: str | None = None,
+                  workers: int = 1, clock: bool = False,
+                  record: MatchRecord | None = None) -> list[SimulationReport]:
+    """Bot matches: the same ``count`` seeds under each set of options, one report per
+    set. The sets take turns (match ``i`` of every set, then ``i + 1``), so a run stopped
+    early still compares like with like. With ``record``, a match already in it is read
+    back, not played, and every match played is written to it as it ends: a run of days
+    survives a stop. ``progress`` hears the matches done across every set."""
+    reports = [SimulationReport(game.spec.id, seats, wins=[0] * seats, players=players,
+                                against=against, options=dict(options))
+               for options in option_sets]
+    jobs = [(n, i, (game.spec.id, seats, f"{seed}-{i}", options,
+                    lineup(seats, players, against, i, clock)))
+            for i in range(count) for n, options in enumerate(option_sets)]
+    kept = record.matches() if record else {}
+    to_play = [job for job in jobs if _record_key(job) not in kept]
+    played = iter(_run([job for _, _, job in to_play], workers))
+    for done, job in enumerate(jobs, start=1):
+        n, i, (_, _, _, options, _) = job
+        found = kept.get(_record_key(job))
+        if found is None:
+            found = next(played)
+            if record:
+                record.add(options, i, found)
+        _count(reports[n], i, found)
+        reports[n].seconds += found.get("seconds", 0.0)
+        if progress:
+            progress(done)
+    return reports
+
+
+def _record_key(job: tuple) -> tuple[str, int]:
+    n, i, (_, _, _, options, _) = job
+    return MatchRecord.options_key(options), i
+
+
+class MatchRecord:
+    """Finished bot matches in a file of JSON lines, so that ``mutiny simulate --record``
+    can stop (a power cut, Ctrl-C, the end of a day) and carry on later. Its first line
+    names the run (game, seats, seed, who plays) and the code that played it: a hash of
+    the engine's, the bots' and the game's sources, since a record of other rules or
+    other bots must not be added to this one. Each further line is one match: its
+    options, its index, its winners, length, decision times and seconds."""
+
+    def __init__(self, path: Path, game_id: str, seats: int, seed: str, players: str,
+                 against: str | None, clock: bool) -> None:
+        self.path = Path(path)
+        self.head = {"record": "mutiny simulate", "game": game_id, "seats": seats,
+                     "seed": seed, "players": players, "against": against, "clock": clock,
+                     "code": code_fingerprint(game_id)}
+        self._found: dict[tuple[str, int], dict[str, Any]] = {}
+        if self.path.exists() and self.path.stat().st_size:
+            self._read()
+        else:
+            self.path.write_text(json.dumps(self.head) + "\n")
+
+    @staticmethod
+    def options_key(options: dict[str, Any]) -> str:
+        return json.dumps(options, sort_keys=True)
+
+    def _read(self) -> None:
+        lines = self.path.read_text().splitlines()
+        head = json.loads(lines[0])
+        differs = sorted(k for k in self.head if head.get(k) != self.head[k])
+        if differs:
+            raise ValueError(f"{self.path} records another run ({', '.join(differs)} "
+                             "differ): give another file")
+        for line in lines[1:]:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by a stop: that match is played again
+            key = (self.options_key(entry.pop("options")), entry.pop("index"))
+            self._found[key] = entry
+
+    def matches(self) -> dict[tuple[str, int], dict[str, Any]]:
+        """The matches recorded, by (options as JSON, index)."""
+        return dict(self._found)
+
+    def add(self, options: dict[str, Any], index: int, found: dict[str, Any]) -> None:
+        """Write one finished match (flushed at once: a stop loses at most this line)."""
+        # (Decision times to the microsecond: a long run's file stays a few megabytes.)
+        line = {"options": options, "index": index, **found,
+                "times": {name: [round(t, 6) for t in times]
+                          for name, times in found.get("times", {}).items()}}
+        with self.path.open("a") as out:
+            out.write(json.dumps(line) + "\n")
+        self._found[(self.options_key(options), index)] = found
+
+
+def code_fingerprint(game_id: str) -> str:
+    """A hash of the sources that decide a bot match of ``game_id``: the engine, the
+    bots, this module and the game's own package."""
+    root = Path(__file__).parent
+    package = root / "games" / game_id.replace("-", "_")
+    files = sorted([*(root / "engine").glob("*.py"), *(root / "bots").glob("*.py"),
+                    root / "simulate.py", root / "games" / "__init__.py",
+                    root / "games" / "kit.py", *package.glob("*.py")])
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _winners(match: Match) -> list[int]:
@@ -202,8 +310,14 @@ def _run(jobs: list[tuple], workers: int):
         for job in jobs:
             yield _guarded(job)
         return
-    with multiprocessing.Pool(workers) as pool:
+    with multiprocessing.Pool(workers, initializer=_deaf_to_ctrl_c) as pool:
         yield from pool.imap(_guarded, jobs, chunksize=1)
+
+
+def _deaf_to_ctrl_c() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent alone stops the
+    # run (the pool ends its workers), instead of each worker printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _guarded(job: tuple) -> dict[str, Any]:
@@ -259,7 +373,8 @@ def describe(reports: list[SimulationReport], labels: list[str]) -> list[str]:
             p50, p95 = ordered[len(ordered) // 2], ordered[int(0.95 * (len(ordered) - 1))]
             lines.append(f"{label} {name} bot decisions: {len(times)}, p50 {p50 * 1000:.0f} ms,"
                          f" p95 {p95 * 1000:.0f} ms")
-        lines.append(f"{label} time: {report.seconds:.1f} s")
+        # (Bot matches: the seconds each match took, added up over every worker.)
+        lines.append(f"{label} time: {report.seconds:.1f} s of play")
     return lines
 
 

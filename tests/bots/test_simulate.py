@@ -3,6 +3,7 @@ against the rest, two sets of options side by side, the same figures on any numb
 workers; the random players' report as it was."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -74,3 +75,99 @@ def test_a_simulated_match_reads_a_clock_drawn_from_its_seed_not_the_wall_clock(
         minutes[seed] = match.view(PUBLIC)["state"]["minute"]
         assert minutes[seed] == table_clock(seed)().minute
     assert len(set(minutes.values())) > 1  # (drawn per match: not one fixed time)
+
+
+def _record(path, seed="record", seats=4):
+    from companion.simulate import MatchRecord
+    return MatchRecord(path, "moon-yeti", seats, seed, "easy", None, False)
+
+
+def test_a_recorded_run_stopped_halfway_carries_on_to_the_same_figures(tmp_path):
+    from companion.simulate import simulate_bots
+    game = companion.games.get("moon-yeti")
+    sets = [{}, {"change_course": "player_recasts", "ready_warns": False}]
+    whole = simulate_bots(game, 4, 4, "record", sets, players="easy")
+    path = tmp_path / "run.jsonl"
+    heard = []
+    simulate_bots(game, 2, 4, "record", sets, heard.append, players="easy",
+                  record=_record(path))
+    assert heard == [1, 2, 3, 4]  # the two sets take turns: match 0 of each, then 1
+    assert len(path.read_text().splitlines()) == 1 + 4
+    # A cut line (the stop came while it was written) is played again.
+    with path.open("a") as out:
+        out.write('{"options": {}, "ind')
+    carried = simulate_bots(game, 4, 4, "record", sets, players="easy", workers=2,
+                            record=_record(path))
+    for one, other in zip(whole, carried, strict=True):
+        assert (one.wins, sorted(one.lengths)) == (other.wins, sorted(other.lengths))
+    assert sum(1 for line in path.read_text().splitlines() if line.endswith("}")) == 1 + 8
+
+
+def test_a_recorded_match_is_read_back_not_played_again(tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    command = ["simulate", "moon-yeti", "--bots", "easy", "-n", "3", "--seats", "4",
+               "--seed", "record", "--record", str(path)]
+    assert main(command) == 0
+    # Say in the record that seat 1 won every match: a rerun reports what it reads.
+    lines = path.read_text().splitlines()
+    forged = [lines[0]] + [re.sub(r'"winners": \[[0-9, ]*\]', '"winners": [0]', line)
+                           for line in lines[1:]]
+    path.write_text("\n".join(forged) + "\n")
+    capsys.readouterr()
+    assert main(command[:5] + ["2"] + command[6:]) == 0  # -n 2: what the record holds
+    out = capsys.readouterr().out
+    assert "moon-yeti: 2 matches" in out
+    assert re.search(r"^1\s+100\.0 \(", out, re.M) and re.search(r"^2\s+0\.0 \(", out, re.M)
+    assert path.read_text().splitlines() == forged
+
+
+def test_a_record_of_another_run_is_refused(tmp_path):
+    path = tmp_path / "run.jsonl"
+    _record(path, seed="one")
+    with pytest.raises(ValueError, match=r"records another run \(seed differ\)"):
+        _record(path, seed="two")
+    with pytest.raises(SystemExit, match="records another run"):
+        main(["simulate", "moon-yeti", "--bots", "easy", "-n", "1", "--seats", "5",
+              "--seed", "one", "--record", str(path)])
+    # Other rules (the game's sources changed) are another run too.
+    head = json.loads(path.read_text().splitlines()[0])
+    path.write_text(json.dumps({**head, "code": "0" * 16}) + "\n")
+    with pytest.raises(ValueError, match=r"\(code differ\)"):
+        _record(path, seed="one")
+
+
+def test_record_needs_bots(tmp_path):
+    with pytest.raises(SystemExit, match="--record needs --bots"):
+        main(["simulate", "moon-yeti", "-n", "1", "--record", str(tmp_path / "r")])
+
+
+def test_ctrl_c_stops_a_recorded_run_quietly_and_says_how_to_carry_on(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "run.jsonl"
+    # (A shell's background job ignores Ctrl-C, and Python then keeps ignoring it: the
+    # run is started with Python's own handler, as from a terminal.)
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler);"
+            "from companion.cli import main; sys.exit(main(sys.argv[1:]))")
+    run = subprocess.Popen(
+        [sys.executable, "-c", code, "simulate", "moon-yeti", "--bots", "easy", "-n", "2000",
+         "--workers", "2", "--record", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for _ in range(600):
+            if path.exists() and len(path.read_text().splitlines()) > 2:
+                break
+            time.sleep(0.1)
+        os.killpg(run.pid, signal.SIGINT)  # as a terminal's Ctrl-C: every process
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    kept = len(path.read_text().splitlines()) - 1
+    assert f"stopped; {kept} matches are in {path}" in err and "Process" not in err, err
+    assert 2 <= kept < 2000 and out == ""
