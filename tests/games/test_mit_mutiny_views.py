@@ -49,6 +49,26 @@ def test_screens_fit_the_oled_and_light_up_only_those_who_act():
         assert match.result() is not None
 
 
+def test_a_seats_own_screen_says_you_never_its_own_name_while_it_plays():
+    # "Scout Anne looks at two islands" under "you are the Scout" read as if Anne were
+    # someone else; on Anne's screen it is "You look at two islands".
+    names = ["Anne", "Bonny", "Calico", "Drake"]
+    rng, said = random.Random(8), set()
+    for seed, options in ((4, {}), (5, TABLE), (6, {"stack": "cannon"})):
+        match = Match.create(GAME, 4, options, seed=seed, names=names)
+        while not match.is_over:
+            for seat, name in enumerate(names):
+                display = match.display(seat)
+                for line in (*display.lines, *display.short_lines):
+                    assert name not in line, (match.step(), seat, line)
+                said.update(line.split(":")[0] for line in display.lines if line.startswith("You"))
+            choices = [(a, act) for a in match.acting() for act in match.legal_actions(a)]
+            actor, action = rng.choice(choices)
+            match.apply(actor, action)
+    assert {"You look at two islands", "You pick the island to raid", "You assign roles",
+            "You are buying"} <= said, said
+
+
 def test_redeal_redraws_what_a_viewer_cannot_see_and_keeps_its_view():
     match = new(stack="cannon", ballot="secret")
     give_cards(match, {1: 1})

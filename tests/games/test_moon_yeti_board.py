@@ -197,7 +197,7 @@ def test_dead_reckoning_shows_the_moved_vote_and_where_it_was_cast():
 def test_condemn_and_the_guilt_vote_count_and_a_waiting_boatswain_shows_only_at_reveal():
     match, r = to_guilt_vote()
     match.apply(r["H"], {"type": "condemn", "target": r["B"]})
-    assert dict(one(match.board(), "facts")["items"])["Two votes in the guilt vote"] == \
+    assert dict(one(match.board(), "facts")["items"])["Condemned (two guilt votes)"] == \
         NAMES[r["B"]]
     ready_all(match)
     waiting, voting = match.fork(), match.fork()

@@ -208,3 +208,17 @@ def test_a_player_with_two_votes_recasts_one_of_them():
     assert state(match)["ballots2"][r["C"]] == [r["H"], r["N"]]
     assert state(match)["guilty"] is None  # H 2, C 2, N 1: a tie
     assert match.result().winners == [r["H"]]
+
+
+def test_a_seats_own_screen_says_you_where_the_others_read_its_name():
+    match, r = to_guilt_vote(mutineer=HELMSMAN, innocent="B", condemn="C")
+    name = match.view(PUBLIC)["names"][r["C"]]
+    assert "Condemned: you cast two votes" in match.display(r["C"]).lines
+    assert f"Condemned: {name} casts two votes" in match.display(r["N"]).lines
+    assert "Innocent: you" in match.display(r["B"]).lines
+    cast(match, {r["B"]: [r["H"]], r["C"]: [r["H"], r["H"]], r["H"]: [r["C"]],
+                 r["N"]: [r["C"]]})
+    match.apply(r["C"], {"type": "decline"})
+    match.apply(r["N"], {"type": "course", "seat": r["C"]})
+    assert "You must change a vote" in match.display(r["C"]).lines
+    assert f"{name} must change a vote" in match.display(r["B"]).lines

@@ -126,7 +126,8 @@ Line = tuple[str, str]
 def _lines(state: View, names: list[str], seat: int) -> list[Line]:
     if state["step"] == OVER:
         return _end_lines(state, names, seat)
-    return [_role_line(state, names, seat), *_status(state, names), _stats(state, seat)][:3]
+    return [_role_line(state, names, seat), *_status(state, names, seat),
+            _stats(state, seat)][:3]
 
 
 def _role_line(state: View, names: list[str], seat: int) -> Line:
@@ -161,19 +162,16 @@ def _same(text: str) -> Line:
     return text, text
 
 
-def _status(state: View, names: list[str]) -> list[Line]:
-    """One line (two in battle) saying what the table is doing."""
+def _status(state: View, names: list[str], seat: int) -> list[Line]:
+    """One line (two in battle) saying what the table is doing: in the second person on
+    the screen of the seat doing it (its own screen already says "you are the Scout")."""
     step = state["step"]
     if step in ROLL_STEPS:
-        return [_same(_roll_status(state, names))]
+        return [_same(_roll_status(state, names, seat))]
     if step == ROLES:
-        return [_same(f"{kit.seat_name(names, state['captain'])} assigns roles")]
+        return [_same(_doing(names, state["captain"], seat, "assigns roles", "assign roles"))]
     if step in (LOOK, CHOOSE, ISLAND):
-        scout = kit.seat_name(names, state["roles"].index(SCOUT))
-        return [{LOOK: (f"Scout {scout} looks at two islands", f"Scout {scout} looks"),
-                 CHOOSE: (f"Scout {scout} picks the island to raid", f"Scout {scout} picks"),
-                 ISLAND: (f"Scout {scout} enters the island's loot",
-                          f"{scout} enters loot")}[step]]
+        return [_scout_status(step, state["roles"].index(SCOUT), names, seat)]
     if step in (TAKE, DIVIDE):
         island, left = state["island"]["name"], state["on_island"]
         return [(f"Left on {island}: {cubes(left, 'no loot')}",
@@ -187,20 +185,39 @@ def _status(state: View, names: list[str]) -> list[Line]:
         return [(f"{ballot['ballots_in']} of {ballot['ballots_total']} ballots in",
                  f"Ballots {ballot['ballots_in']}/{ballot['ballots_total']}")]
     if step in BATTLE_STEPS:
-        return _battle_lines(state, names)
+        return _battle_lines(state, names, seat)
     if step == CUP:
         cup = state["cup"]
         taker = cup["takers"][cup["next"] % len(cup["takers"])]
-        return [_same(f"{kit.seat_name(names, taker)} draws a cube")]
+        return [_same(_doing(names, taker, seat, "draws a cube", "draw a cube"))]
     if step in BUY_STEPS:
-        return [_same(f"{kit.seat_name(names, state['buyer'])} is buying")]
+        return [_same(_doing(names, state["buyer"], seat, "is buying", "are buying"))]
     return [_same("")]
 
 
-def _roll_status(state: View, names: list[str]) -> str:
+def _doing(names: list[str], actor: int, seat: int, they: str, you: str) -> str:
+    """``Anne assigns roles`` on the others' screens, ``You assign roles`` on Anne's."""
+    return f"You {you}" if actor == seat else f"{kit.seat_name(names, actor)} {they}"
+
+
+def _scout_status(step: str, scout: int, names: list[str], seat: int) -> Line:
+    if scout == seat:
+        return {LOOK: ("You look at two islands", "You look"),
+                CHOOSE: ("You pick the island to raid", "You pick"),
+                ISLAND: ("You enter the island's loot", "You enter loot")}[step]
+    name = kit.seat_name(names, scout)
+    return {LOOK: (f"Scout {name} looks at two islands", f"Scout {name} looks"),
+            CHOOSE: (f"Scout {name} picks the island to raid", f"Scout {name} picks"),
+            ISLAND: (f"Scout {name} enters the island's loot", f"{name} enters loot")}[step]
+
+
+def _roll_status(state: View, names: list[str], seat: int) -> str:
     if state["options"]["dice"] == "table":
         waiting = [s for s, done in enumerate(state["rolling"]["done"]) if not done]
-        return "Enter dice: " + kit.name_list(names, waiting)
+        # (This seat among them is "you": "Enter dice: you and Anne".)
+        called = ["you" if s == seat else kit.seat_name(names, s)
+                  for s in range(len(state["rolling"]["done"]))]
+        return "Enter dice: " + kit.name_list(called, waiting)
     return {SETUP: "Rolling for Captain",
             ROLLOFF: "Roll-off for Captain"}.get(state["step"], "Rolling dice")
 
@@ -224,12 +241,14 @@ def _decision_line(state: View) -> Line:
             ", ".join(short) + (" (Scout's last word)" if last else ""))
 
 
-def _battle_lines(state: View, names: list[str]) -> list[Line]:
+def _battle_lines(state: View, names: list[str], seat: int) -> list[Line]:
     sums = state["sums"]
     first = (f"Mutiny {sums[MUTINY]} against {sums[DEFEND]} for the Captain",
              f"Mutiny {sums[MUTINY]} v {sums[DEFEND]} Captain")
     window = state["window"]
     if state["step"] == WINDOW and window is not None:
+        if window["turn"] == seat:
+            return [first, ("Battle cards: you may play one or pass", "Cards: your turn")]
         who = kit.seat_name(names, window["turn"])
         return [first, (f"Battle cards: {who} may play one or pass", f"Cards: {who}'s turn")]
     return [first, _same("Resolving a card")]

@@ -169,7 +169,7 @@ def _facts(state: View, names: Names) -> list[tuple[str, Any]]:
     if step in (DISCUSS1, DISCUSS2):
         out.append(("Ready to vote", f"{sum(state['ready'])} of {state['seats']}"))
     if state["condemned"] is not None:
-        out.append(("Two votes in the guilt vote", _name(names, state["condemned"])))
+        out.append(("Condemned (two guilt votes)", _name(names, state["condemned"])))
     return out
 
 

@@ -257,8 +257,10 @@ def _lines(state: View, names: Names, seat: int) -> list[Line]:
         lines.append(_same("Aces dealt" if minute is None else f"Time declared :{minute:02d}"))
         lines.append(_same(count_line(state)))
     elif step in (DISCUSS2, VOTE2):
-        lines.append(_same(_innocent_line(state, names)))
-        if state["condemned"] is not None:
+        lines.append(_same(_innocent_line(state, names, seat)))
+        if state["condemned"] == seat:
+            lines.append(("Condemned: you cast two votes", "Two votes: you"))
+        elif state["condemned"] is not None:
             condemned = _name(names, state["condemned"])
             lines.append((f"Condemned: {condemned} casts two votes", f"Two votes: {condemned}"))
         lines.append(_same(count_line(state)))
@@ -266,7 +268,9 @@ def _lines(state: View, names: Names, seat: int) -> list[Line]:
         ballots = state["ballots1"] if step == RECKON else state["ballots2"]
         tally = _tally_line(ballots, names)
         lines.append((tally if tally == NO_VOTES else f"Votes: {tally}", tally))
-        if step == RECAST:
+        if step == RECAST and state["course"]["seat"] == seat:
+            lines.append(_same("You must change a vote"))
+        elif step == RECAST:
             lines.append(_same(f"{_name(names, state['course']['seat'])} must change a vote"))
         else:
             lines.append(_same(WAITING_FOR[step]))
@@ -283,10 +287,11 @@ def count_line(state: View) -> str:
     return f"{sum(state['ready'])} of {state['seats']} ready to vote"
 
 
-def _innocent_line(state: View, names: Names) -> str:
+def _innocent_line(state: View, names: Names, seat: int) -> str:
     if state["innocent"] is None:
         return "Nobody is innocent"
-    return f"Innocent: {_name(names, state['innocent'])}"
+    return "Innocent: you" if state["innocent"] == seat else \
+        f"Innocent: {_name(names, state['innocent'])}"
 
 
 NO_VOTES = "No votes"
