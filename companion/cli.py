@@ -13,8 +13,7 @@ from companion import __version__
 from companion.bots.search import LEVELS
 from companion.engine.rules import Game
 from companion.errors import MutinyError
-from companion.simulate import (MatchRecord, SimulationReport, describe, simulate,
-                                simulate_bots)
+from companion.simulate import MatchRecord, SimulationReport, describe, simulate, simulate_bots
 
 LEVEL_NAMES = tuple(LEVELS)
 
