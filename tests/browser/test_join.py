@@ -135,3 +135,32 @@ def test_on_the_smallest_phone_the_name_field_leaves_the_first_choice_in_sight(
     phone.locator("#name-skip").tap()
     wait_until(lambda: form.is_hidden(), "the name field to close")
     assert not page_errors(phone), page_errors(phone)
+
+
+def test_a_long_name_keeps_the_phones_bar_on_one_line(browser, serve):
+    """The longest name on the smallest phone: the bar stays one line (the name cut
+    with an ellipsis), and the edit button, a pencil once the seat is named, is a
+    finger's target that opens the field with the whole name."""
+    live = serve(seats=4)
+    live.table.start("moon-yeti", 4, {}, seed="small-phone")
+    phone = live.phone(browser, 1, viewport={"width": 360, "height": 640})
+    edit = phone.locator("#name-edit")
+    assert edit.inner_text() == "Your name"
+    name = "Bartholomew Roberts Jnr."  # 24 characters, the field's most
+    phone.locator("#name-input").fill(name)
+    phone.locator("#name-input").press("Enter")
+    wait_until(lambda: phone.locator("#seat-name").inner_text() == name, "the name in the bar")
+    wait_until(lambda: edit.get_attribute("aria-label") == "Change your name", "the pencil")
+    middle = {}
+    for part in ("#seat-number", "#seat-name", "#name-edit", "#conn"):
+        box = phone.locator(part).bounding_box()
+        middle[part] = (box["y"] + box["height"] / 2, box)
+    lines = [y for y, _ in middle.values()]
+    assert max(lines) - min(lines) < 4, middle  # one line
+    pencil, conn = middle["#name-edit"][1], middle["#conn"][1]
+    assert pencil["width"] >= 44 and pencil["height"] >= 44
+    assert pencil["x"] + pencil["width"] <= conn["x"] and conn["x"] + conn["width"] <= 360
+    assert phone.locator("#seat-name").evaluate("(n) => n.scrollWidth > n.clientWidth")
+    edit.tap()
+    assert phone.locator("#name-input").input_value() == name
+    assert not page_errors(phone), page_errors(phone)

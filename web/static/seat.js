@@ -26,6 +26,7 @@
     $("seat-number").textContent = seat ? `Seat ${seat.number}` : "Seat";
     // A seat still called "Seat 3" needs no second label.
     $("seat-name").textContent = seat && seat.name && seat.name !== `Seat ${seat.number}` ? seat.name : "";
+    drawNameEdit(!!$("seat-name").textContent);
     document.title = seat ? `Seat ${seat.number} - Mutiny Table` : "Your seat - Mutiny Table";
 
     const title = (summary && summary.title) || (match && match.title) || "";
@@ -545,6 +546,18 @@
       document.cookie = "mutiny_ask_name=; Max-Age=0; path=/seat/; SameSite=Strict";
       open();
     }
+  }
+
+  // The name's edit button: "Your name" asks for one; once the seat has one, a pencil
+  // beside it (the words would take the bar's second line on a phone).
+  function drawNameEdit(named) {
+    const edit = $("name-edit");
+    if (!edit || edit.classList.contains("named") === named) return;
+    edit.classList.toggle("named", named);
+    edit.textContent = named ? "\u270e" : "Your name";
+    if (named) edit.setAttribute("aria-label", "Change your name");
+    else edit.removeAttribute("aria-label");
+    edit.title = named ? "Change your name" : "";
   }
 
   // -- start ------------------------------------------------------------------------------
