@@ -96,7 +96,8 @@ def test_display_during_targeting_and_at_the_end():
     assert watcher.lines[1] == "You: 9 Lives, 0 Shields, 4 Doubloons"
     assert watcher.lines[2] == "Anne Bonny takes 1 Shield"      # one event per die
     turn(match, "PPPPPP")                    # Calico Jack: a Mutiny of 4
-    assert match.display(0).lines[2] == "Anne Bonny loses 4 Lives"  # the last one hit
+    # The last one hit, as Anne's own screen says it.
+    assert match.display(0).lines[2] == "You lose 4 Lives"
     assert match.display(0).short_lines[1] == "You L6 S4 $7"
     duel = Match.create(GAME, 2, {"dice": "table"}, seed=1, names=names[:2])
     for faces in ("PPPPPP", "SSSSSS", "PPPPPP", "SSSSSS", "PPPPPP"):
@@ -127,6 +128,22 @@ def test_events_are_kept_as_data_and_worded_only_on_screen():
     turn(match, "$CSSSS", picks=(("attack", 1),))
     assert all(isinstance(v, (int, str, type(None))) for e in st(match)["events"]
                for v in e.values())
+
+
+def test_a_pirates_own_screen_tells_what_happened_to_it_as_you():
+    names = ["Anne", "Jack", "Mary"]
+    events = ({"kind": "take", "seat": 0, "n": 2},
+              {"kind": "steal", "seat": 0, "n": 1, "source": 2},
+              {"kind": "life", "seat": 2, "n": 2, "cause": "cutlass"},
+              {"kind": "out", "seat": 2, "n": 7, "to": 0},
+              {"kind": "lapse", "seat": 2, "effect": "cutlass"},
+              {"kind": "win", "seat": 0})
+    assert [event_text(e, names, viewer=0) for e in events] == [
+        "You take 2 Doubloons", "You steal a Doubloon from Mary", "Mary loses 2 Lives",
+        "Mary is out: you take 7", "Mary's Cutlass finds nobody", "You win!"]
+    assert [event_text(e, names, viewer=2) for e in events] == [
+        "Anne takes 2 Doubloons", "Anne steals a Doubloon from you", "You lose 2 Lives",
+        "You are out: Anne takes 7", "Your Cutlass finds nobody", "Anne wins!"]
 
 
 @pytest.mark.slow

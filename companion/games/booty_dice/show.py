@@ -34,16 +34,31 @@ WINS = {"doubloons": f"{WIN_DOUBLOONS} Doubloons", "last_alive": "last pirate al
 
 # -- events in words -------------------------------------------------------------------
 
+#: What the seat's own screen calls its pirate in an event about another ("Anne steals
+#: a Doubloon from you").
+YOU = "you"
+
+
 def _out(event: dict[str, Any], names: list[str]) -> str:
     who = kit.seat_name(names, event["seat"])
     if event["to"] is None:
         return f"{who} is out"
-    return f"{who} is out: {kit.seat_name(names, event['to'])} takes {event['n']}"
+    taker = kit.seat_name(names, event["to"])
+    return f"{who} is out: {taker} {'take' if taker == YOU else 'takes'} {event['n']}"
+
+
+def _lapse_what(event: dict[str, Any]) -> str:
+    return "Cutlass finds nobody" if event["effect"] == "cutlass" else "steal finds no gold"
 
 
 def _lapse(event: dict[str, Any], names: list[str]) -> str:
-    what = "Cutlass finds nobody" if event["effect"] == "cutlass" else "steal finds no gold"
-    return f"{kit.seat_name(names, event['seat'])}'s {what}"
+    return f"{kit.seat_name(names, event['seat'])}'s {_lapse_what(event)}"
+
+
+def _your_out(event: dict[str, Any], names: list[str]) -> str:
+    if event["to"] is None:
+        return "You are out"
+    return f"You are out: {kit.seat_name(names, event['to'])} takes {event['n']}"
 
 
 #: Resolution events in words (``kit.word``): the roller's take, payments, steals ...
@@ -61,9 +76,29 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-def event_text(event: dict[str, Any], names: list[str]) -> str:
-    """One resolution event in words."""
-    return kit.word(event, names, EVENT_TEXTS)
+#: The same events on the screen of the pirate they happened to.
+YOUR_EVENT_TEXTS: dict[str, Any] = {
+    "take": "You take {n} Doubloon{s}",
+    "pay": "You pay {n} Doubloon{s}",
+    "steal": "You steal a Doubloon from {source}",
+    "shield_lost": "You lose a Shield",
+    "life": lambda e, names: "You lose " + kit.plural(e["n"], "Life", "Lives"),
+    "shield": "You take {n} Shield{s}",
+    "out": _your_out,
+    "lapse": lambda e, names: f"Your {_lapse_what(e)}",
+    "win": "You win!",
+}
+
+
+def event_text(event: dict[str, Any], names: list[str], viewer: int | None = None) -> str:
+    """One resolution event in words: as the table says it, or (``viewer``, a seat) as
+    that seat's own screen says it, where its pirate is "you"."""
+    if viewer is None:
+        return kit.word(event, names, EVENT_TEXTS)
+    called = [YOU if seat == viewer else kit.seat_name(names, seat)
+              for seat in range(max(len(names), viewer + 1))]
+    own = event.get("seat") == viewer
+    return kit.word(event, called, YOUR_EVENT_TEXTS if own else EVENT_TEXTS)
 
 
 # -- a seat's screen -------------------------------------------------------------------
@@ -143,12 +178,13 @@ def _roller_hint(view: dict[str, Any]) -> str:
     return "Jolly Roger: rob whom?"
 
 
-def _watcher_hint(view: dict[str, Any], names: list[str]) -> str:
-    """What a pirate who is not rolling reads: the roller's pick, or the latest event."""
+def _watcher_hint(view: dict[str, Any], names: list[str], seat: int) -> str:
+    """What a pirate who is not rolling reads: the roller's pick, or the latest event
+    (in the second person where it happened to this pirate)."""
     if view["step"] == TARGETING:
         return "Picking a target"
     events = view["events"]
-    return event_text(events[-1], names) if events else ""
+    return event_text(events[-1], names, viewer=seat) if events else ""
 
 
 def display(view: dict[str, Any], seat: int) -> Display:
@@ -176,7 +212,7 @@ def display(view: dict[str, Any], seat: int) -> Display:
         hint = _roller_hint(state)
     else:
         title = f"{kit.seat_name(names, roller)}'s turn"
-        hint = _watcher_hint(state, names)
+        hint = _watcher_hint(state, names, seat)
     # The seat's screen has 21 columns: the dice as codes and the standing as L/S/$;
     # the phone shows the same in words.
     return Display(title=title, lines=(dice_words(state), mine_words, hint),
