@@ -44,12 +44,29 @@ def log_event(events: list[dict[str, Any]], kind: str, **fields: Any) -> dict[st
     return event
 
 
+#: How a seat's own screen names its seat in an event about another ("... from you").
+YOU = "you"
+
+
 def word(event: Mapping[str, Any], names: Sequence[str],
-         texts: Mapping[str, Any]) -> str:
+         texts: Mapping[str, Any], viewer: int | None = None,
+         own: Mapping[str, Any] | None = None) -> str:
     """``event`` in words: ``texts[kind]`` is a format string over the event's fields
     (a field in :data:`SEAT_FIELDS` reads as the seat's name; ``{s}`` is "s" unless
     ``n`` is 1), or a function ``(event, names) -> str`` for what a template cannot say.
-    """
+
+    With ``viewer`` (a seat), the words on that seat's own screen: an event its seat
+    made reads from ``own`` (``You take 2 Doubloons``), and its seat in any other field
+    reads :data:`YOU` (``Anne steals a Doubloon from you``). An event of its own with
+    no words in ``own`` keeps its name (a table's sentence with "you" as its subject
+    would not agree: "you is out")."""
+    if viewer is not None:
+        mine = event.get("seat") == viewer
+        if mine and own is not None and event["kind"] in own:
+            texts, mine = own, False
+        if not mine:
+            names = [YOU if seat == viewer else seat_name(names, seat)
+                     for seat in range(max(len(names), viewer + 1))]
     text = texts[event["kind"]]
     if callable(text):
         return text(event, names)

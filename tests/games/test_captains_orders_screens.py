@@ -149,3 +149,15 @@ def test_next_round_anyone_lets_the_first_seat_start_it():
     accuse(match, 0, 2)
     match.apply(3, {"type": "next_round"})
     assert st(match)["round"] == 2
+
+
+def test_a_seats_own_screen_says_you_for_its_own_moves_and_order():
+    match = new((A, B, C, D))
+    names = match.view(0)["names"]
+    assert match.display(3).lines[1] == "You dealt"  # the last seat deals round 1
+    assert match.display(0).lines[1] == f"{names[3]} dealt"
+    play(match, 0, 7)
+    mine, theirs = match.display(0), match.display(1)
+    assert mine.lines[:2] == ("Standing order: 7, yours", "You order 7")
+    assert mine.short_lines[0] == "Order 7 (you)"
+    assert theirs.lines[:2] == (f"Standing order: 7, {names[0]}'s", f"{names[0]} orders 7")

@@ -34,17 +34,12 @@ WINS = {"doubloons": f"{WIN_DOUBLOONS} Doubloons", "last_alive": "last pirate al
 
 # -- events in words -------------------------------------------------------------------
 
-#: What the seat's own screen calls its pirate in an event about another ("Anne steals
-#: a Doubloon from you").
-YOU = "you"
-
-
 def _out(event: dict[str, Any], names: list[str]) -> str:
     who = kit.seat_name(names, event["seat"])
     if event["to"] is None:
         return f"{who} is out"
     taker = kit.seat_name(names, event["to"])
-    return f"{who} is out: {taker} {'take' if taker == YOU else 'takes'} {event['n']}"
+    return f"{who} is out: {taker} {'take' if taker == kit.YOU else 'takes'} {event['n']}"
 
 
 def _lapse_what(event: dict[str, Any]) -> str:
@@ -93,12 +88,7 @@ YOUR_EVENT_TEXTS: dict[str, Any] = {
 def event_text(event: dict[str, Any], names: list[str], viewer: int | None = None) -> str:
     """One resolution event in words: as the table says it, or (``viewer``, a seat) as
     that seat's own screen says it, where its pirate is "you"."""
-    if viewer is None:
-        return kit.word(event, names, EVENT_TEXTS)
-    called = [YOU if seat == viewer else kit.seat_name(names, seat)
-              for seat in range(max(len(names), viewer + 1))]
-    own = event.get("seat") == viewer
-    return kit.word(event, called, YOUR_EVENT_TEXTS if own else EVENT_TEXTS)
+    return kit.word(event, names, EVENT_TEXTS, viewer, YOUR_EVENT_TEXTS)
 
 
 # -- a seat's screen -------------------------------------------------------------------

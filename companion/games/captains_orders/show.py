@@ -60,6 +60,21 @@ EVENT_TEXTS = {
     "accuse": "{seat} accuses {target}",
 }
 
+#: The same events on the screen of the seat that made them.
+YOUR_EVENT_TEXTS = {
+    "play": "You order {rank}",
+    "belay": "You belay with {rank}",
+    "pass": "You passed a card to {to}",
+    "discard": "You discarded",
+    "ask": "You asked {to} for a card",
+    "give": "You gave {to} a card",
+    "follow": "You followed",
+    "return": "Your order {rank} came back",
+    "skip": "You passed the turn",
+    "quiet": "You emptied your hand",
+    "accuse": "You accuse {target}",
+}
+
 ROUND_TEXTS = {
     "captain_emptied": "A Captain emptied their hand and declared",
     "accused_captain": "A Mutineer discovered the Captain",
@@ -201,11 +216,16 @@ def _title(state: dict[str, Any], names: list[str], seat: int) -> str:
     return "Captain's Orders"
 
 
-def order_line(state: dict[str, Any], names: list[str], *, short: bool = False) -> str:
-    """The standing order: ``Standing order: 7, Anne's`` (``Order 7 (Anne)`` short)."""
+def order_line(state: dict[str, Any], names: list[str], *, short: bool = False,
+               viewer: int | None = None) -> str:
+    """The standing order: ``Standing order: 7, Anne's`` (``Order 7 (Anne)`` short);
+    on the screen of ``viewer``, its own order is ``Standing order: 7, yours``."""
     order = state["order"]
     if order is None:
         return "No order" if short else "No order on the table"
+    if order["owner"] == viewer:
+        return f"Order {order['rank']} (you)" if short else \
+            f"Standing order: {order['rank']}, yours"
     owner = kit.seat_name(names, order["owner"])
     return f"Order {order['rank']} ({owner})" if short else \
         f"Standing order: {order['rank']}, {owner}'s"
@@ -239,7 +259,10 @@ def _round_lines(state: dict[str, Any], names: list[str], seat: int) -> list[Lin
     else:
         first = _same("Nobody wins the round")
     captains, lowest = last["captains"], last["lowest"]
-    if len(captains) == 1:
+    if captains == [seat]:
+        second = (f"You were the Captain, holding {a_rank(lowest)}",
+                  f"Captain: you ({lowest})")
+    elif len(captains) == 1:
         who = kit.seat_name(names, captains[0])
         second = (f"The Captain was {who}, holding {a_rank(lowest)}",
                   f"Captain {who} ({lowest})")
@@ -269,9 +292,11 @@ def _lines(state: dict[str, Any], names: list[str], seat: int
     if step == ENTER:
         return _split(_entry_lines(state, names, seat))
     events = state["events"]
-    latest = (kit.word(events[-1], names, EVENT_TEXTS) if events
-              else f"{kit.seat_name(names, state['dealer'])} dealt")
-    return _split([(order_line(state, names), order_line(state, names, short=True)),
+    dealer = "You" if state["dealer"] == seat else kit.seat_name(names, state["dealer"])
+    latest = (kit.word(events[-1], names, EVENT_TEXTS, seat, YOUR_EVENT_TEXTS) if events
+              else f"{dealer} dealt")
+    return _split([(order_line(state, names, viewer=seat),
+                    order_line(state, names, short=True, viewer=seat)),
                    _same(latest),
                    _counts_line("Cards in hand", "Cards", state["sizes"], names)])
 
