@@ -9,6 +9,7 @@ whichever process plays it, so a run gives the same figures on any number of wor
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import math
 import multiprocessing
@@ -50,6 +51,8 @@ class SimulationReport:
     #: Seconds per bot decision, by level.
     decisions: dict[str, list[float]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    #: Each match's winners, in match order (match ``i`` was seeded ``SEED-i``).
+    outcomes: list[list[int]] = field(default_factory=list)
 
     def slowest_step(self) -> tuple[str, float, float] | None:
         """(step, worst seconds, mean seconds) of the step whose worst action took longest."""
@@ -283,17 +286,26 @@ class MatchRecord:
         self._found[(self.options_key(options), index)] = found
 
 
-def code_fingerprint(game_id: str) -> str:
+#: A game's modules that only put it into words and pictures (screens, board, how-to):
+#: a match plays the same without them, so a record stays good when they change.
+PRESENTATION = frozenset({"board.py", "howto.py", "show.py", "words.py"})
+
+
+def code_fingerprint(game_id: str, root: Path | None = None) -> str:
     """A hash of the sources that decide a bot match of ``game_id``: the engine, the
-    bots, this module and the game's own package."""
-    root = Path(__file__).parent
+    bots, the games' shared kit, the game's own package but its :data:`PRESENTATION`,
+    and this module's functions that play a match (not those that report). ``root``:
+    another copy of the ``companion`` package (tests)."""
+    root = root or Path(__file__).parent
     package = root / "games" / game_id.replace("-", "_")
     files = sorted([*(root / "engine").glob("*.py"), *(root / "bots").glob("*.py"),
-                    root / "simulate.py", root / "games" / "__init__.py",
-                    root / "games" / "kit.py", *package.glob("*.py")])
+                    root / "games" / "__init__.py", root / "games" / "kit.py",
+                    *(path for path in package.glob("*.py") if path.name not in PRESENTATION)])
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for player in (table_clock, play_seats, lineup, _one_match):
+        digest.update(inspect.getsource(player).encode())
     return digest.hexdigest()[:16]
 
 
@@ -335,7 +347,25 @@ def _count(report: SimulationReport, index: int, found: dict[str, Any]) -> None:
     for name, times in found.get("times", {}).items():
         report.decisions.setdefault(name, []).extend(times)
     report.lengths.append(found["length"])
+    report.outcomes.append(list(found["winners"]))
     report.matches += 1
+
+
+def paired_difference(a: SimulationReport, b: SimulationReport,
+                      won: Callable[[int, list[int]], bool], z: float = 1.96
+                      ) -> tuple[float, float, float]:
+    """How much more often ``b`` than ``a`` a seat wins (``won(i, winners)``), with its
+    95% interval (normal, over the matches' differences), match by match: both runs
+    played the same seeds, so what the seeds decide alike cancels out (where the
+    option changes little, the interval is narrower than the two shares' own)."""
+    pairs = list(zip(a.outcomes, b.outcomes, strict=True))
+    diffs = [won(i, on_b) - won(i, on_a) for i, (on_a, on_b) in enumerate(pairs)]
+    n = len(diffs)
+    if n < 2:
+        return (statistics.fmean(diffs) if diffs else 0.0), -1.0, 1.0
+    mean, spread = statistics.fmean(diffs), statistics.stdev(diffs)
+    half = z * spread / math.sqrt(n)
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)
 
 
 # -- the figures in words --------------------------------------------------------------
@@ -363,6 +393,15 @@ def describe(reports: list[SimulationReport], labels: list[str]) -> list[str]:
     rows = [[str(s + 1)] + [_percent(r.share(s)) for r in reports] for s in range(first.seats)]
     if first.against is not None:
         rows.append([f"{first.players} seat"] + [_percent(r.lead_share()) for r in reports])
+    if len(reports) == 2 and len(reports[0].outcomes) == len(reports[1].outcomes):
+        # (The same seeds under both options: each match compared with its twin.)
+        header.append(f"{labels[1]} - {labels[0]} points (95% CI, same seeds)")
+        seats = first.seats
+        wins: list[Callable[[int, list[int]], bool]] = [_seat_won(s) for s in range(seats)]
+        if first.against is not None:
+            wins.append(lambda i, winners: i % seats in winners)
+        for row, won in zip(rows, wins, strict=True):
+            row.append(_points(paired_difference(reports[0], reports[1], won)))
     lines += _table(header, rows)
     for label, report in zip(labels, reports, strict=True):
         lengths = report.lengths
@@ -376,6 +415,15 @@ def describe(reports: list[SimulationReport], labels: list[str]) -> list[str]:
         # (Bot matches: the seconds each match took, added up over every worker.)
         lines.append(f"{label} time: {report.seconds:.1f} s of play")
     return lines
+
+
+def _seat_won(seat: int) -> Callable[[int, list[int]], bool]:
+    return lambda index, winners: seat in winners
+
+
+def _points(difference: tuple[float, float, float]) -> str:
+    mean, low, high = (100 * x for x in difference)
+    return f"{mean:+.1f} ({low:+.1f} to {high:+.1f})"
 
 
 def _options(options: dict[str, Any]) -> str:

@@ -27,9 +27,11 @@ def test_bots_with_a_second_set_of_options_print_both_tables(capsys):
     out = capsys.readouterr().out
     assert "moon-yeti: 3 matches, 4 seats, easy in every seat" in out
     assert re.search(r"A: options .*jury=True", out) and re.search(r"B: options .*jury=False", out)
-    assert re.search(r"^seat\s+A win % \(95% CI\)\s+B win % \(95% CI\)$", out, re.M)
+    assert re.search(r"^seat\s+A win % \(95% CI\)\s+B win % \(95% CI\)\s+"
+                     r"B - A points \(95% CI, same seeds\)$", out, re.M)
     rows = [line for line in out.splitlines() if re.match(r"[1-4] ", line)]
     assert len(rows) == 4 and all(len(re.findall(SHARE, row)) == 2 for row in rows)
+    assert all(re.search(r"[+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\)$", row) for row in rows)
     assert re.search(r"A length: mean \d+\.\d actions", out)
     assert re.search(r"B easy bot decisions: \d+, p50 \d+ ms, p95 \d+ ms", out)
 
@@ -171,3 +173,36 @@ def test_ctrl_c_stops_a_recorded_run_quietly_and_says_how_to_carry_on(tmp_path):
     kept = len(path.read_text().splitlines()) - 1
     assert f"stopped; {kept} matches are in {path}" in err and "Process" not in err, err
     assert 2 <= kept < 2000 and out == ""
+
+
+def test_a_records_code_hash_changes_with_the_rules_not_with_the_words(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from companion.simulate import code_fingerprint
+    copy = tmp_path / "companion"
+    shutil.copytree(Path(companion.games.__file__).parents[1], copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    first = code_fingerprint("booty-dice", copy)
+    assert first == code_fingerprint("booty-dice")
+    with (copy / "games" / "booty_dice" / "show.py").open("a") as show:
+        show.write("\n# another word on a screen\n")
+    assert code_fingerprint("booty-dice", copy) == first
+    with (copy / "games" / "booty_dice" / "rules.py").open("a") as rules:
+        rules.write("\n# another rule\n")
+    assert code_fingerprint("booty-dice", copy) != first
+    assert code_fingerprint("moon-yeti", copy) == code_fingerprint("moon-yeti")
+
+
+def test_the_difference_between_two_runs_is_taken_match_by_match():
+    from companion.simulate import SimulationReport, paired_difference
+    a = SimulationReport("g", 2, outcomes=[[0], [1], [0], [1]])
+    b = SimulationReport("g", 2, outcomes=[[0], [0], [0], [0]])
+    seat_one = paired_difference(a, b, lambda i, winners: 0 in winners)
+    # Differences 0, 1, 0, 1: a mean of 0.5, a spread of 0.577, so 0.5 +- 0.566.
+    assert seat_one == pytest.approx((0.5, -0.0658, 1.0), abs=1e-3)
+    assert paired_difference(a, a, lambda i, winners: 0 in winners) == (0.0, 0.0, 0.0)
+    # Seat 1 in matches 0 and 2, seat 2 in 1 and 3 (a rotating seat's row): A's won
+    # all four, B's matches 0 and 2.
+    rotating = paired_difference(a, b, lambda i, winners: i % 2 in winners)
+    assert rotating[0] == pytest.approx(-0.5)
