@@ -11,6 +11,7 @@ For each game at its smallest and a middle seat count:
     python -m bench.bots --matches 40 --hard-matches 10 --workers 2
     python -m bench.bots --games moon-yeti,captains-orders --seats smallest
     python -m bench.bots --games card-mutiny --seats smallest --matches 0 --hard-matches 40
+    python -m bench.bots --games captains-orders --seats middle --matches 0 --hard-matches 40
 
 --matches 0 (or --hard-matches 0, --easy-matches 0) leaves that part out.
 
@@ -30,11 +31,11 @@ from companion.simulate import simulate
 
 
 def seat_counts(game_id: str, which: str) -> list[int]:
-    """The smallest seat count and a middle one (``which``: both, or smallest)."""
+    """The smallest seat count and a middle one (``which``: both, smallest or middle)."""
     spec = companion.games.get(game_id).spec
     middle = (spec.min_seats + spec.max_seats + 1) // 2
-    counts = [spec.min_seats] if which == "smallest" else sorted({spec.min_seats, middle})
-    return counts
+    return {"smallest": [spec.min_seats], "middle": [middle]}.get(
+        which, sorted({spec.min_seats, middle}))
 
 
 def _percentiles(times: list[float]) -> str:
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=40, help="normal vs random, per cell")
     parser.add_argument("--hard-matches", type=int, default=10, help="hard vs normal, per cell")
     parser.add_argument("--easy-matches", type=int, default=4, help="easy vs random, per cell")
-    parser.add_argument("--seats", choices=("both", "smallest"), default="both")
+    parser.add_argument("--seats", choices=("both", "smallest", "middle"), default="both")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     run(args.games.split(","), args.matches, args.hard_matches, args.easy_matches,

@@ -29,6 +29,7 @@ def test_seat_counts_are_the_smallest_and_a_middle_one():
     assert bots.seat_counts("moon-yeti", "both") == [4, 6]
     assert bots.seat_counts("mit-mutiny", "both") == [4]
     assert bots.seat_counts("booty-dice", "smallest") == [2]
+    assert bots.seat_counts("captains-orders", "middle") == [6]
 
 
 def test_the_decision_benchmark_times_every_level_over_every_game():
