@@ -257,3 +257,41 @@ def test_at_a_matchs_end_the_join_codes_and_tonights_leader_fit_beside_the_board
         assert leader.is_visible() and page.locator(".join-letters").is_visible()
         assert not page_errors(page), page_errors(page)
         page.context.close()
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_a_rounds_reveal_shows_every_hand_on_the_tv(browser, serve, players):
+    """Captain's Orders, a round just over, seats still to join (their codes take the
+    side): the reveal of every hand is the moment the table looks up, so the TV takes
+    smaller cards before it leaves a hand out; at five players every hand is in sight.
+    A hand that does not fit is named by what holds it ("Round 1: every hand"; once the
+    whole row went and was named by its first hand: "Anne Bonny, 38 points")."""
+    live = serve(seats=players)
+    live.table.start("captains-orders", players, {}, names=NAMES[:players], seed="tv-reveal")
+    rng = random.Random("reveal")
+    for _ in range(300):
+        if live.table.match.step() == "scored":
+            break
+        play(live.table, 1, rng)
+    assert live.table.match.step() == "scored"
+    for width, height in SIZES[:2]:
+        page = live.page(browser, "/table", viewport={"width": width, "height": height})
+        wait_synced(page, live, PUBLIC)
+        what = f"the reveal at {width}x{height}, {players} players"
+        readable(page, what)
+        hands = page.locator("#board .part-group.row > .group-parts > .part-cards")
+        assert hands.count() == players, what
+        felt = page.locator(".tv-table").bounding_box()
+        shown = [hands.nth(index).bounding_box() for index in range(players)
+                 if hands.nth(index).is_visible()]
+        assert all(felt["y"] <= box["y"] and box["y"] + box["height"] <= felt["y"] + felt["height"]
+                   for box in shown), what
+        more = page.locator("#more")
+        footnote = "" if more.is_hidden() else more.inner_text()
+        assert "points" not in footnote, (what, footnote)
+        if players == 5:
+            assert len(shown) == 5, what
+        elif len(shown) < players:
+            assert "every hand" in footnote, (what, footnote)
+        assert not page_errors(page), page_errors(page)
+        page.context.close()

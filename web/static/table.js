@@ -186,9 +186,14 @@
     return gone.filter((node) => node.classList.contains("tv-left-out"));
   }
 
+  // A part's own title; a group drawn without one (a row of hands) is named by the
+  // part that holds it ("Round 1: every hand"), never by its first hand's title.
   function titleOf(node) {
-    const heading = node.querySelector(".part-title");
-    return heading ? heading.textContent : null;
+    for (let part = node; part && part.id !== "board"; part = part.parentElement) {
+      const heading = part.dataset && part.dataset.part ? part.querySelector(":scope > .part-title") : null;
+      if (heading) return heading.textContent;
+    }
+    return null;
   }
 
   function fitFelt(least) {
@@ -196,6 +201,7 @@
     const board = $("board");
     board.dataset.least = String(least);
     board.querySelectorAll(".tv-left-out").forEach((node) => node.classList.remove("tv-left-out"));
+    board.classList.remove("tv-small-cards");
     const more = $("more");
     more.hidden = true;
     if (getComputedStyle(felt).overflowY === "visible") {  // a narrow page scrolls instead
@@ -204,18 +210,29 @@
       return;
     }
     shrink(felt, board, least);
+    if (overflows(felt) && board.querySelector(".part-cards .part-card")) {
+      // Smaller cards, the same words, before any part is left out: a round's reveal
+      // of every hand stays whole on the TV (its hands were the first thing to go).
+      board.classList.add("tv-small-cards");
+      shrink(felt, board, least);
+    }
     if (!overflows(felt)) return;
     const kept = (node) => !["headline", "result"].includes(node.dataset.part);
     const top = [...board.children].filter(kept);
     // From the end of the board (the first part stays, unless a result tells the end):
-    // a group's last parts first (each group keeps its first), then the whole part; last,
-    // the inner parts of what is left.
-    const inner = (node) => [...node.querySelectorAll(".group-parts")]
+    // a group's last parts first (each group keeps its first), the innermost groups
+    // before those that hold them (a row's last hands before the whole row), then the
+    // whole part; last, the inner parts of what is left.
+    const inner = (node) => [...node.querySelectorAll(".group-parts")].reverse()
       .flatMap((parts) => [...parts.children].slice(1).reverse());
     const gone = [];
     const say = () => {  // the titles of what is out of sight (a part, not its insides)
-      const titles = gone.filter((node) => !node.parentElement.closest(".tv-left-out"))
-        .map(titleOf).filter(Boolean);
+      const out = gone.filter((node) => !node.parentElement.closest(".tv-left-out"));
+      // Several parts of one group out (a row's hands) are named once, by the group.
+      const named = out.map((node) => (node.parentElement.classList.contains("group-parts") &&
+        out.some((other) => other !== node && other.parentElement === node.parentElement)
+        ? node.parentElement : node));
+      const titles = [...new Set(named.map(titleOf).filter(Boolean))];
       more.textContent = titles.length
         ? `Also on every phone: ${titles.join(", ")}.` : "More on every phone.";
       more.hidden = false;
