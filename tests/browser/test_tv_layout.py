@@ -213,7 +213,8 @@ def test_the_table_reads_from_the_couch(browser, serve, pictures, game_id, playe
             result = payload["match"].get("result") or {}
             markers_shown(page, what, result.get("winners", []) if stage == "end" else [])
             if (game_id, players) in PICTURED and (width, height) in PICTURE_SIZES:
-                page.screenshot(path=str(pictures / f"tv-{game_id}-{players}-{stage}-{width}x{height}.png"))
+                page.screenshot(path=str(pictures / f"tv-{game_id}-{players}-{stage}-{width}x{height}.png"),
+                                animations="disabled")  # (the same picture every run)
     for page in pages.values():
         assert not page_errors(page), page_errors(page)
         assert not failed_requests(page), failed_requests(page)
