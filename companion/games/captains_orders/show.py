@@ -75,6 +75,12 @@ YOUR_EVENT_TEXTS = {
     "accuse": "You accuse {target}",
 }
 
+#: The moves that name two pirates, shorter for a 21-column screen (the rest as above).
+SHORT_EVENT_TEXTS = {**EVENT_TEXTS, "pass": "{seat} passed to {to}",
+                     "ask": "{seat} asked {to}", "give": "{seat} gave to {to}"}
+YOUR_SHORT_EVENT_TEXTS = {**YOUR_EVENT_TEXTS, "pass": "You passed to {to}",
+                          "ask": "You asked {to}", "give": "You gave to {to}"}
+
 ROUND_TEXTS = {
     "captain_emptied": "A Captain emptied their hand and declared",
     "accused_captain": "A Mutineer discovered the Captain",
@@ -293,11 +299,13 @@ def _lines(state: dict[str, Any], names: list[str], seat: int
         return _split(_entry_lines(state, names, seat))
     events = state["events"]
     dealer = "You" if state["dealer"] == seat else kit.seat_name(names, state["dealer"])
-    latest = (kit.word(events[-1], names, EVENT_TEXTS, seat, YOUR_EVENT_TEXTS) if events
-              else f"{dealer} dealt")
+    latest = _same(f"{dealer} dealt")
+    if events:
+        latest = (kit.word(events[-1], names, EVENT_TEXTS, seat, YOUR_EVENT_TEXTS),
+                  kit.word(events[-1], names, SHORT_EVENT_TEXTS, seat, YOUR_SHORT_EVENT_TEXTS))
     return _split([(order_line(state, names, viewer=seat),
                     order_line(state, names, short=True, viewer=seat)),
-                   _same(latest),
+                   latest,
                    _counts_line("Cards in hand", "Cards", state["sizes"], names)])
 
 
