@@ -65,8 +65,7 @@ def word(event: Mapping[str, Any], names: Sequence[str],
         if mine and own is not None and event["kind"] in own:
             texts, mine = own, False
         if not mine:
-            names = [YOU if seat == viewer else seat_name(names, seat)
-                     for seat in range(max(len(names), viewer + 1))]
+            names = names_seen_by(names, viewer)
     text = texts[event["kind"]]
     if callable(text):
         return text(event, names)
@@ -74,6 +73,13 @@ def word(event: Mapping[str, Any], names: Sequence[str],
               for key, value in event.items()}
     fields.setdefault("s", "" if event.get("n") == 1 else "s")
     return text.format_map(fields)
+
+
+def names_seen_by(names: Sequence[str], viewer: int) -> list[str]:
+    """Every seat's name as ``viewer``'s own screen says it: its own seat is :data:`YOU`
+    (for a list or an object: ``Enter dice: you and Anne``, ``... from you``)."""
+    return [YOU if seat == viewer else seat_name(names, seat)
+            for seat in range(max(len(names), viewer + 1))]
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

@@ -215,9 +215,7 @@ def _roll_status(state: View, names: list[str], seat: int) -> str:
     if state["options"]["dice"] == "table":
         waiting = [s for s, done in enumerate(state["rolling"]["done"]) if not done]
         # (This seat among them is "you": "Enter dice: you and Anne".)
-        called = ["you" if s == seat else kit.seat_name(names, s)
-                  for s in range(len(state["rolling"]["done"]))]
-        return "Enter dice: " + kit.name_list(called, waiting)
+        return "Enter dice: " + kit.name_list(kit.names_seen_by(names, seat), waiting)
     return {SETUP: "Rolling for Captain",
             ROLLOFF: "Roll-off for Captain"}.get(state["step"], "Rolling dice")
 
