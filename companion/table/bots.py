@@ -211,10 +211,11 @@ class SearchWorker:
         except (OSError, ValueError) as exc:
             log.warning("bot search worker: could not send a decision (%s)", exc)
 
-    def answer(self, ticket: int, timeout: float) -> tuple | None:
-        """The worker's answer to ``ticket``, waiting at most ``timeout`` seconds; None
-        when it died, was never asked, or did not answer in time."""
-        deadline = time.monotonic() + timeout
+    def answer(self, ticket: int, timeout: float | None) -> tuple | None:
+        """The worker's answer to ``ticket``, waiting at most ``timeout`` seconds (None:
+        until it answers or dies); None when it died, was never asked, or did not answer
+        in time."""
+        deadline = time.monotonic() + (timeout if timeout is not None else float("inf"))
         with self._lock:
             try:
                 while ticket not in self._answers:
@@ -310,6 +311,11 @@ class TableBots:
         self.acted: list[dict[str, Any]] = []
         #: False on a twin table (``Table.twin``): shown alike, never thinking.
         self.active = True
+        #: False: every search takes its level's whole worlds, never cut short by a
+        #: clock, and the bot waits for it past its pace however long it takes. For
+        #: tables that must decide alike wherever they run (the twin tables of
+        #: tests/secrecy): a clock that bites makes the choice depend on the load.
+        self.search_clock = True
         self._tickets = itertools.count(1)
         self._moved: tuple[int, str] | None = None  # (seat, label) to copy with real pieces
         self._acting: int | None = None
@@ -457,7 +463,8 @@ class TableBots:
             think.chosen = bot.rng.choice(legal)
         else:
             knowledge = knowledge_of(match, seat)  # the fence: nothing of the match goes
-            cap = min(LEVELS[seated.level].seconds or pace, SEARCH_SHARE * pace / thinking)
+            cap = min(LEVELS[seated.level].seconds or pace, SEARCH_SHARE * pace / thinking) \
+                if self.search_clock else None
             sent = Bot(match.game, seat, bot_level(seated.level, seconds=cap))
             sent.rng, sent.memory = bot.rng, bot.memory
             self.worker.ask(ticket, sent, knowledge)
@@ -476,7 +483,8 @@ class TableBots:
         only once the answer is in)."""
         answer = None
         if think.chosen is None:
-            answer = self.worker.answer(think.ticket, LATE_SECONDS)
+            answer = self.worker.answer(think.ticket,
+                                        LATE_SECONDS if self.search_clock else None)
         with self.lock:
             seated = self.seats.get(seat)
             match = self._match()

@@ -22,6 +22,9 @@ class BotTwins(Twins):
         self.two = Side(folder, "two", players)
         self.bot = bot
         for side in self.sides:
+            # Worlds alone decide (no clock cap): on a machine too busy to give the bots'
+            # worker a core, a cap would cut the twins' searches at different worlds.
+            side.table.bots.search_clock = False
             side.table.replace_seat(bot, unclaim=True)  # the seat is empty: a bot sits
             side.table.seat_bot(bot, "easy", seed="twins")
             side.start(game, players, options, seed)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -15,6 +16,7 @@ from companion.clocks import ManualClock
 from companion.engine import PUBLIC, Journal
 from companion.errors import ActionRejected
 from companion.table import Table
+from companion.table import bots as table_bots
 from companion.table.bots import PACES, TAKEN_FROM_BOT
 
 BOT = 3  # the bot's seat: seat 4
@@ -165,6 +167,37 @@ def test_a_dead_worker_means_a_random_legal_action_logged_and_a_new_worker(
     assert table.bots.acted[-1]["how"] in ("search", "at_once")
     if think.chosen is None:
         assert table.bots.worker.pid not in (None, first)
+
+
+def test_a_table_without_the_search_clock_waits_for_the_search_however_late(
+        open_table, clock, monkeypatch):
+    """Twin tables (tests/secrecy) must decide alike on a machine too busy to run the
+    search in time: their bots search every world and wait for it past the pace, where a
+    table's bot would give up after ``LATE_SECONDS`` and play at random."""
+    monkeypatch.setattr(table_bots, "LATE_SECONDS", 0.05)
+    table = seated(open_table())
+    table.bots.search_clock = False
+    table.start("mit-mutiny", 4, seed="dies")
+    wait_for(lambda: table.bots.worker.pid is not None, "the worker")
+    worker = table.bots.worker.pid
+    os.kill(worker, signal.SIGSTOP)  # a machine with no core to spare for it
+    try:
+        for _ in range(20):  # a decision the search must make (not one at once)
+            until_bot_turn(table)
+            think = table.bots.seats[BOT].thinking
+            if think.chosen is None:
+                break
+            clock.advance(think.due - clock.now())
+        assert think.chosen is None, "the bot never had to search"
+        due = threading.Thread(target=clock.advance, args=(think.due - clock.now(),))
+        due.start()
+        due.join(0.5)  # ten times LATE_SECONDS: a clocked table would have played
+        assert due.is_alive(), "the bot gave up on its search"
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    due.join(20)
+    assert not due.is_alive()
+    assert table.bots.acted[-1]["how"] == "search"
 
 
 def test_a_phone_takes_the_bots_seat_and_the_bot_never_acts_for_it(open_table, clock):
