@@ -331,6 +331,55 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
     ``SimFault``s (:mod:`.simfaults`).
     """
     backend = backend or default_backend()
+    faults = _checked_faults(config, backend, sim_faults)
+    owns_clock = clock is None
+    clock = clock or MonotonicClock()
+    wiring: _SimWiring | None = None
+    root_bus: Callable[[int], int]
+    if backend == "sim":
+        wiring = _SimWiring(config, faults, pin_factory)
+        pin_factory = wiring.pin_factory
+        i2c, smbus = i2c or wiring.i2c, smbus or wiring.smbus
+        root_bus = int  # simulated buses are what the config says
+    else:
+        check_buses(config, bus_exists or i2c_bus_exists)
+        i2c, smbus, root_bus = i2c or _luma_i2c, smbus or _smbus2, i2c_root_bus
+    if any(seat.pod is not None for seat in config.seats):
+        pods = pods or PodManager()
+    else:
+        pods = None
+    buses: dict[int, MuxBus] = {}
+    seats: list[Seat] = []
+    try:
+        for seat_config in config.seats:
+            if seat_config.pod is not None:
+                assert pods is not None
+                seats.append(_open_pod_seat(seat_config, config, clock, pods))
+            else:
+                seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus,
+                                        buses, root_bus))
+    except BaseException:
+        # Half a table is no table: close what opened (pins, pods, buses) and say why.
+        for opened in seats:
+            opened.close()
+        if pods is not None:
+            pods.close()
+        for bus in buses.values():
+            bus.close()
+        if owns_clock:
+            clock.close()  # type: ignore[attr-defined]
+        raise
+    if wiring is not None:
+        return SimTable(config, seats, clock, list(buses.values()), owns_clock,
+                        wiring.pin_factory, wiring.panels, faults, wiring.mux_buses)
+    if pods is not None:
+        pods.start()  # the seats are ready for their pods' button events
+    return TableHardware(config, seats, clock, list(buses.values()), owns_clock, pods)
+
+
+def _checked_faults(config: TableConfig, backend: str,
+                    sim_faults: Sequence[str | SimFault]) -> list[SimFault]:
+    """The backend and the faults to put in, checked before anything opens."""
     if backend not in BACKENDS:
         raise SeatError(f"unknown seat backend {backend!r}; use one of {', '.join(BACKENDS)}")
     if backend == "sim":
@@ -347,68 +396,40 @@ def open_seats(config: TableConfig, backend: str | None = None, *,
         if not 1 <= fault.seat <= len(config.seats):
             raise SeatError(f"fault {fault.kind}:{fault.seat}: there is no seat {fault.seat} "
                             f"(seats 1-{len(config.seats)})")
-    owns_clock = clock is None
-    clock = clock or MonotonicClock()
-    panels: list[CountingInterface] = []
-    mux_buses: dict[int, SimMuxBus] = {}
-    if backend == "sim":
+    return faults
+
+
+class _SimWiring:
+    """The simulated table's parts as its seats open them: gpiozero's ``MockFactory``
+    (unless a test brings its own), a modelled panel per screen and a modelled
+    multiplexer per bus, with the faults that are in place from the start."""
+
+    def __init__(self, config: TableConfig, faults: list[SimFault], pin_factory: Any = None):
+        self.config = config
+        self.faults = faults
         if pin_factory is None:
             from gpiozero.pins.mock import MockFactory, MockPWMPin
             pin_factory = MockFactory(pin_class=MockPWMPin)  # PWM so PWMLEDs work too
+        self.pin_factory = pin_factory
+        self.panels: list[CountingInterface] = []  # in seat order: panel i is seat i + 1's
+        self.mux_buses: dict[int, SimMuxBus] = {}
         _short_stuck_buttons(config, faults, pin_factory)
 
-        def sim_i2c(bus: int, address: int) -> CountingInterface:
-            panels.append(CountingInterface())  # in seat order: panel i is seat i + 1's
-            if SimFault("screen-missing", len(panels)) in faults:
-                panels[-1].lose_power()
-            return panels[-1]
+    def i2c(self, bus: int, address: int) -> CountingInterface:
+        """The next seat's panel (powered off if its screen is missing)."""
+        self.panels.append(CountingInterface())
+        if SimFault("screen-missing", len(self.panels)) in self.faults:
+            self.panels[-1].lose_power()
+        return self.panels[-1]
 
-        def sim_smbus(bus: int) -> SimMuxBus:
-            mux_buses[bus] = SimMuxBus()
-            mux_buses[bus].dead = {s.screen.mux for s in config.seats
-                                   if s.screen is not None and s.screen.mux is not None
-                                   and s.screen.bus == bus
-                                   and SimFault("mux-missing", s.number) in faults}
-            return mux_buses[bus]
-
-        i2c = i2c or sim_i2c
-        smbus = smbus or sim_smbus
-        root_bus: Callable[[int], int] = int  # simulated buses are what the config says
-    else:
-        check_buses(config, bus_exists or i2c_bus_exists)
-        i2c = i2c or _luma_i2c
-        smbus = smbus or _smbus2
-        root_bus = i2c_root_bus
-    buses: dict[int, MuxBus] = {}
-    seats: list[Seat] = []
-    if any(seat.pod is not None for seat in config.seats):
-        pods = pods or PodManager()
-    else:
-        pods = None
-    try:
-        for seat_config in config.seats:
-            if seat_config.pod is not None:
-                assert pods is not None
-                seats.append(_open_pod_seat(seat_config, config, clock, pods))
-            else:
-                seats.append(_open_seat(seat_config, config, clock, pin_factory, i2c, smbus,
-                                        buses, root_bus))
-    except BaseException:
-        for opened in seats:
-            opened.close()
-        if pods is not None:
-            pods.close()
-        for bus in buses.values():
-            bus.close()
-        if owns_clock:
-            clock.close()  # type: ignore[attr-defined]
-        raise
-    if backend == "sim":
-        return SimTable(config, seats, clock, list(buses.values()), owns_clock,
-                        pin_factory, panels, faults, mux_buses)
-    if pods is not None:
-        pods.start()  # the seats are ready for their pods' button events
-    return TableHardware(config, seats, clock, list(buses.values()), owns_clock, pods)
+    def smbus(self, bus: int) -> SimMuxBus:
+        """Bus ``bus``'s multiplexer, its missing channels dead."""
+        self.mux_buses[bus] = SimMuxBus()
+        self.mux_buses[bus].dead = {s.screen.mux for s in self.config.seats
+                                    if s.screen is not None and s.screen.mux is not None
+                                    and s.screen.bus == bus
+                                    and SimFault("mux-missing", s.number) in self.faults}
+        return self.mux_buses[bus]
 
 
 def _open_pod_seat(seat: SeatConfig, config: TableConfig, clock: Clock,
