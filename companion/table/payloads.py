@@ -17,8 +17,8 @@ version is refused as stale (docs/api.md).
 """
 from __future__ import annotations
 
-import functools
-from typing import AbstractSet, Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from companion import jsontext
 from companion.engine import HOST, PUBLIC, Display, Match
@@ -83,6 +83,43 @@ def seat_help(match: Match, seat: int, view: dict[str, Any]) -> dict[str, Any]:
             "secret": match.game.my_secret(view, seat)}
 
 
+@dataclass(frozen=True)
+class AroundTheMatch:
+    """What the payloads show beside the match, as the table has it at one refresh
+    (:meth:`Table._build` reads it once)."""
+
+    seat_count: int
+    names: tuple[str, ...]  # each seat's name as every page shows it (a bot's included)
+    claimed: frozenset[int]  # seats a player has claimed
+    #: Seats whose join code the table display may show (:meth:`Table.code_is_public`).
+    open_codes: frozenset[int] = frozenset()
+    #: The seat pods for the host page (:func:`companion.seats.pods.pod_report`).
+    pods: tuple[dict[str, Any], ...] = ()
+    #: The night's standings (:mod:`companion.table.night`), public.
+    night: dict[str, Any] | None = None
+    #: The step timer (:mod:`companion.table.timekeeper`), public, in every payload.
+    timer: dict[str, Any] | None = None
+    #: Each page's nudge count and switch (:mod:`companion.table.nudges`).
+    nudges: Nudges | None = None
+    #: Damaged files earlier starts moved aside (:func:`companion.damage.kept_damage`),
+    #: for the host page only.
+    damage: tuple[dict[str, str], ...] = ()
+    #: Seat parts that do not answer (``TableHardware.faults``): every one on the table
+    #: display and the host page, a seat's own on its phone.
+    faults: tuple[dict[str, Any], ...] = ()
+    #: Each seat's bot or None (level, name, thinking: :meth:`TableBots.payload`), in
+    #: the public ``table`` and the host's seats.
+    bots: tuple[dict[str, Any] | None, ...] = ()
+    #: The line asking players to move a bot's real pieces (docs/bots.md).
+    pieces: str | None = None
+
+    def public_parts(self) -> tuple:
+        """What of this the table display's payload is made of, compared by value."""
+        return (self.seat_count, self.names, self.claimed, self.open_codes, self.timer,
+                self.faults, self.nudges.for_table() if self.nudges else None, self.night,
+                self.bots, self.pieces)
+
+
 class Payloads:
     """Every viewer's latest payload (with its serial and JSON text), every viewer's
     turn version and the match's score chart. The table calls it under its lock."""
@@ -145,86 +182,88 @@ class Payloads:
         if old is None or old[2] != text:
             self._built[viewer] = ((old[0] + 1) if old else 1, payload, text)
 
-    def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views, *,
-                seat_count: int, names: list[str], claimed: set[int],
-                open_codes: AbstractSet[int] = frozenset(),
-                pods: Callable[[], list[dict[str, Any]]] | None = None,
-                night: dict[str, Any] | None = None,
-                timer: dict[str, Any] | None = None, nudges: Nudges | None = None,
-                damage: list[dict[str, str]] | None = None,
-                faults: list[dict[str, Any]] | None = None,
-                bots: Sequence[dict[str, Any] | None] = (),
-                pieces: str | None = None) -> None:
+    def rebuild(self, match: Match | None, displays: Sequence[Display], views: Views,
+                around: AroundTheMatch) -> None:
         """Bring every viewer's payload up to date with ``match`` (None: the lobby), each
-        seat's display and ``views``, building again only the payloads whose inputs
-        changed (:meth:`_store_made_of`); bump the turn version of each viewer whose
-        choices changed. ``open_codes`` are the seats whose join code the table display may
-        show (:meth:`Table.code_is_public`). ``pods`` reports the seat pods for the host page; ``night`` is the
-        night's standings (:mod:`companion.table.night`), public; ``timer`` the step
-        timer (:mod:`companion.table.timekeeper`), public, in every payload; ``nudges``
-        (:mod:`companion.table.nudges`) each page's nudge count and switch; ``damage``
-        the damaged files earlier starts moved aside (:func:`companion.damage.kept_damage`),
-        for the host page only; ``faults`` the seat parts that do not answer
-        (``TableHardware.faults``): every one on the table display and the host page, a
-        seat's own on its phone. ``bots``: each seat's bot or None (its level, name and
-        whether it is thinking, :meth:`TableBots.payload`), in the public ``table`` and
-        the host's seats; ``pieces``: the line asking players to move a bot's real pieces
-        (docs/bots.md, "At the table")."""
+        seat's display, ``views`` and what the table shows ``around`` it, building again
+        only the payloads whose inputs changed (:meth:`_store_made_of`); bump the turn
+        version of each viewer whose choices changed."""
         summary = match.summary(views[PUBLIC]) if match else dict(lobby.SUMMARY)
         if match is not None:
             chart(self.history, summary)
         board = self._board(match, views)
-        faults = list(faults or [])
-        untouched = match is not None and self._untouched(match, views)
-        public_made_of = (
-            "public", match and match.id, views[PUBLIC] if match else None, summary, board,
-            seat_count, tuple(names), frozenset(claimed), frozenset(open_codes),
-            tuple(map(tuple, self.history)), untouched,
-            timer, faults, nudges.for_table() if nudges else None, night, tuple(bots), pieces)
-
-        def public_payload() -> dict[str, Any]:
-            public = self._public(match, summary, board, views, seat_count, names,
-                                  claimed, open_codes, untouched)
-            public["table"]["bots"] = list(bots)
-            public["table"]["pieces"] = pieces
-            public["timer"] = timer
-            public["faults"] = list(faults)
-            if nudges is not None:
-                public["nudge"] = nudges.for_table()
-            if night is not None:
-                public["night"] = night
-            return public
-        self._store_made_of(PUBLIC, public_made_of, public_payload)
+        public_made_of = self._rebuild_public(match, summary, board, views, around)
         for seat, display in enumerate(displays):
-            self._offered(seat, [c.action for c in display.choices])
-            playing = match is None or seat < match.seats
-            own_faults = [f for f in faults if f.get("seat") == seat + 1]
-            seat_made_of = (
-                "seat", match and match.id, self.turn(seat), names[seat], display, summary,
-                board if playing else None, views[seat] if match and playing else None,
-                timer if playing else None, own_faults,
-                nudges.for_seat(seat) if nudges else None)
-            self._store_made_of(seat, seat_made_of, functools.partial(
-                self._seat_payload, match, seat, display, summary, board, views, names,
-                timer, own_faults, nudges))
-        host_legal = match.legal_actions(HOST) if match else []
-        self._offered(HOST, host_legal)
-        pods_now = pods() if pods else []
-        host_made_of = (
-            "host", public_made_of, self.turn(HOST), views[HOST] if match else None,
-            host_legal, bool(match and match.is_paused), bool(match and match.is_over),
-            pods_now, dict(nudges.switches) if nudges else None, list(damage or []))
+            self._rebuild_seat(match, seat, display, summary, board, views, around)
+        self._rebuild_host(match, views, around, public_made_of)
 
-        def host_payload() -> dict[str, Any]:
-            host = self._host(match, self.get(PUBLIC)[1], host_legal, views, seat_count,
-                              names, claimed, pods_now)
+    def _rebuild_public(self, match: Match | None, summary: dict[str, Any],
+                        board: list[dict[str, Any]], views: Views,
+                        around: AroundTheMatch) -> tuple:
+        """The table display's payload; returns what it is made of (the host's is too)."""
+        untouched = match is not None and self._untouched(match, views)
+        made_of = ("public", match and match.id, views[PUBLIC] if match else None, summary,
+                   board, around.public_parts(), tuple(map(tuple, self.history)), untouched)
+
+        def build() -> dict[str, Any]:
+            public = self._public(match, summary, board, views, around, untouched)
+            public["table"]["bots"] = list(around.bots)
+            public["table"]["pieces"] = around.pieces
+            public["timer"] = around.timer
+            public["faults"] = list(around.faults)
+            if around.nudges is not None:
+                public["nudge"] = around.nudges.for_table()
+            if around.night is not None:
+                public["night"] = around.night
+            return public
+        self._store_made_of(PUBLIC, made_of, build)
+        return made_of
+
+    def _rebuild_seat(self, match: Match | None, seat: int, display: Display,
+                      summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
+                      around: AroundTheMatch) -> None:
+        """Seat ``seat``'s payload (its phone's): from its own view and display alone."""
+        self._offered(seat, [c.action for c in display.choices])
+        playing = match is None or seat < match.seats
+        own_faults = [f for f in around.faults if f.get("seat") == seat + 1]
+        nudges = around.nudges
+        made_of = (
+            "seat", match and match.id, self.turn(seat), around.names[seat], display,
+            summary, board if playing else None,
+            views[seat] if match and playing else None,
+            around.timer if playing else None, own_faults,
+            nudges.for_seat(seat) if nudges else None)
+
+        def build() -> dict[str, Any]:
+            payload = self._seat(match, seat, display, summary, board, views, around.names)
+            payload["timer"] = around.timer if payload["seat"]["playing"] else None
+            payload["faults"] = own_faults
+            if nudges is not None:
+                payload["nudge"] = nudges.for_seat(seat)
+            return payload
+        self._store_made_of(seat, made_of, build)
+
+    def _rebuild_host(self, match: Match | None, views: Views, around: AroundTheMatch,
+                      public_made_of: tuple) -> None:
+        """The host page's payload: the public one and the host's own parts."""
+        legal = match.legal_actions(HOST) if match else []
+        self._offered(HOST, legal)
+        nudges = around.nudges
+        made_of = (
+            "host", public_made_of, self.turn(HOST), views[HOST] if match else None,
+            legal, bool(match and match.is_paused), bool(match and match.is_over),
+            around.pods, dict(nudges.switches) if nudges else None, around.damage)
+
+        def build() -> dict[str, Any]:
+            host = self._host(match, self.get(PUBLIC)[1], legal, views, around)
             if nudges is not None:
                 host["host"]["nudges"] = dict(nudges.switches)
-            host["host"]["damage"] = list(damage or [])
+            host["host"]["damage"] = list(around.damage)
+            bots = around.bots
             for seat in host["seats"]:
                 seat["bot"] = bots[seat["index"]] if seat["index"] < len(bots) else None
             return host
-        self._store_made_of(HOST, host_made_of, host_payload)
+        self._store_made_of(HOST, made_of, build)
 
     def _store_made_of(self, viewer: Viewer, made_of: tuple,
                        build: Callable[[], dict[str, Any]]) -> None:
@@ -236,17 +275,6 @@ class Payloads:
             return
         self._made_of[viewer] = made_of
         self._store(viewer, build())
-
-    def _seat_payload(self, match: Match | None, seat: int, display: Display,
-                      summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
-                      names: list[str], timer: dict[str, Any] | None,
-                      faults: list[dict[str, Any]], nudges: Nudges | None) -> dict[str, Any]:
-        payload = self._seat(match, seat, display, summary, board, views, names)
-        payload["timer"] = timer if payload["seat"]["playing"] else None
-        payload["faults"] = faults
-        if nudges is not None:
-            payload["nudge"] = nudges.for_seat(seat)
-        return payload
 
     def _board(self, match: Match | None, views: Views) -> list[dict[str, Any]]:
         """The public board, its log carrying the match's whole kept story."""
@@ -279,7 +307,7 @@ class Payloads:
 
     def _seat(self, match: Match | None, seat: int, display: Display,
               summary: dict[str, Any], board: list[dict[str, Any]], views: Views,
-              names: list[str]) -> dict[str, Any]:
+              names: Sequence[str]) -> dict[str, Any]:
         playing = match is not None and seat < match.seats
         return {
             "viewer": seat,
@@ -293,21 +321,20 @@ class Payloads:
             "board": board if playing else [],
             # The seat's private panel: in this seat's own payload and nowhere else.
             "panel": match.panel(seat, views[seat]) if match is not None and playing else [],
-            # How to play, with the seat's own part: for its phone's help.
             # How to play, with the seat's own part: for its phone's help (the game's
             # general texts are fetched by name, once).
             "help": seat_help(match, seat, views[seat]) if playing and match else None,
         }
 
     def _public(self, match: Match | None, summary: dict[str, Any],
-                board: list[dict[str, Any]], views: Views, seat_count: int,
-                names: list[str], claimed: set[int], open_codes: AbstractSet[int],
+                board: list[dict[str, Any]], views: Views, around: AroundTheMatch,
                 untouched: bool) -> dict[str, Any]:
+        seats = range(around.seat_count)
         payload = {
             "viewer": PUBLIC,
-            "table": {"seats": seat_count, "names": names,
-                      "claimed": [s in claimed for s in range(seat_count)],
-                      "open_code": [s in open_codes for s in range(seat_count)]},
+            "table": {"seats": around.seat_count, "names": list(around.names),
+                      "claimed": [s in around.claimed for s in seats],
+                      "open_code": [s in around.open_codes for s in seats]},
             "match": views[PUBLIC] if match else None,
             "summary": summary,
             "board": board,
@@ -322,16 +349,16 @@ class Payloads:
         return payload
 
     def _host(self, match: Match | None, public: dict[str, Any], legal: list[dict[str, Any]],
-              views: Views, seat_count: int, names: list[str], claimed: set[int],
-              pods: list[dict[str, Any]]) -> dict[str, Any]:
+              views: Views, around: AroundTheMatch) -> dict[str, Any]:
         host = views[HOST]["host"] if match else {
             "legal": [], "options": {}, "can_undo": False}
-        seats = [{"index": s, "number": s + 1, "name": names[s], "claimed": s in claimed,
+        seats = [{"index": s, "number": s + 1, "name": around.names[s],
+                  "claimed": s in around.claimed,
                   "playing": match is None or s < match.seats}
-                 for s in range(seat_count)]
+                 for s in range(around.seat_count)]
         return {**public, "viewer": HOST, "version": self.turn(HOST),
                 "host": {**host, "legal": legal,
                          "paused": bool(match and match.is_paused),
                          "over": bool(match and match.is_over)},
                 "seats": seats,
-                "pods": pods}
+                "pods": list(around.pods)}

@@ -30,7 +30,7 @@ from companion.table.night import Night
 from companion.table.notes import TableNotes
 from companion.table.nudges import Nudges
 from companion.table.painter import DrawingOrder, SeatDevice, Shown
-from companion.table.payloads import Payloads, Views, chart
+from companion.table.payloads import AroundTheMatch, Payloads, Views, chart
 from companion.table.timekeeper import Timekeeper
 
 log = logging.getLogger(__name__)
@@ -523,16 +523,16 @@ class Table:
         self.nudges.follow(match.id if match else None, match.step() if match else "",
                            [d.led for d in self._displays], acting)
         self.bots.watch(match, views)
-        self._payloads.rebuild(match, self._displays, views, seat_count=self.seat_count,
-                               names=self.bots.named(self.access.names()),
-                               claimed=self._claimed, bots=self.bots.payload(self._displays),
-                               pieces=self.bots.pieces(match, acting),
-                               open_codes={s for s in range(self.seat_count)
-                                           if self.code_is_public(s)},
-                               pods=self.pod_report, night=self.night.payload(),
-                               timer=self.timekeeper.shown(), nudges=self.nudges,
-                               damage=self.notes.damage,
-                               faults=self.seat_faults() if self.seat_faults else [])
+        self._payloads.rebuild(match, self._displays, views, AroundTheMatch(
+            seat_count=self.seat_count, names=tuple(self.bots.named(self.access.names())),
+            claimed=frozenset(self._claimed),
+            open_codes=frozenset(s for s in range(self.seat_count) if self.code_is_public(s)),
+            pods=tuple(self.pod_report() if self.pod_report else ()),
+            night=self.night.payload(), timer=self.timekeeper.shown(), nudges=self.nudges,
+            damage=tuple(self.notes.damage or ()),
+            faults=tuple(self.seat_faults() if self.seat_faults else ()),
+            bots=tuple(self.bots.payload(self._displays)),
+            pieces=self.bots.pieces(match, acting)))
 
     def _show(self) -> None:
         """Show the built change: the phones and pages, then the seat screens, in the
