@@ -5,8 +5,9 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import companion.games
 from companion import __version__
@@ -403,30 +404,64 @@ def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr (quiet when stderr is not a terminal)."""
+    """A one-line progress bar on stderr: redrawn in place on a terminal, else a line at
+    every tenth of the run and at least every five minutes (a run left to ``nohup``).
+    Once matches have been played it says how fast they go and about how long is left:
+    a bot run of thousands of matches takes hours."""
 
-    def __init__(self, total: int, label: str, width: int = 30):
+    #: Seconds between two lines when stderr is a file.
+    QUIET_LINES_EVERY = 300.0
+
+    def __init__(self, total: int, label: str, width: int = 30, *,
+                 out: Any = None, now: Callable[[], float] = time.monotonic):
         self.total, self.label, self.width = total, label, width
-        self.live = sys.stderr.isatty()
+        self.out = out or sys.stderr
+        self.live = self.out.isatty()
+        self._now = now
+        self._began = now()
         self._shown = -1
+        self._last_line = self._began
 
-    def update(self, done: int) -> None:
+    def update(self, done: int, played: int | None = None) -> None:
+        """``done`` matches of the total, ``played`` of them by this run (the rest read
+        back from a record, in no time: the pace counts only those played)."""
         percent = 100 * done // self.total
-        if percent == self._shown:
+        now = self._now()
+        quiet_due = not self.live and now - self._last_line >= self.QUIET_LINES_EVERY
+        if percent == self._shown and not quiet_due:
             return
         self._shown = percent
         filled = self.width * done // self.total
         line = f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total}"
+        line += self._pace(done, done if played is None else played, now - self._began)
         if self.live:
-            sys.stderr.write("\r" + line)
-        elif percent % 10 == 0:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+            self.out.write("\r" + line)
+        elif percent % 10 == 0 or quiet_due:
+            self.out.write(line + "\n")
+            self._last_line = now
+        self.out.flush()
+
+    def _pace(self, done: int, played: int, seconds: float) -> str:
+        if played < 2 or seconds < 1 or done >= self.total:
+            return ""
+        per_second = played / seconds
+        rate = (f"{per_second:.1f} a second" if per_second >= 1
+                else f"{per_second * 60:.1f} a minute")
+        return f", {rate}, {_time_left((self.total - done) / per_second)}"
 
     def close(self) -> None:
         if self.live:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            self.out.write("\n")
+            self.out.flush()
+
+
+def _time_left(seconds: float) -> str:
+    """``about 5 h 40 min left``, ``about 12 min left``, ``under a minute left``."""
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return "under a minute left"
+    hours, minutes = divmod(minutes, 60)
+    return f"about {hours} h {minutes} min left" if hours else f"about {minutes} min left"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -163,7 +163,7 @@ def _one_match(job: tuple[str, int, str, dict[str, Any], list[str]]) -> dict[str
 
 def simulate(game: Game, count: int, seats: int, seed: str = "0",
              options: dict[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None,
+             progress: Callable[[int, int], None] | None = None,
              players: str = RANDOM, against: str | None = None,
              workers: int = 1, clock: bool = False) -> SimulationReport:
     """Play ``count`` matches; raise on the first error (with its seed).
@@ -188,14 +188,14 @@ def simulate(game: Game, count: int, seats: int, seed: str = "0",
             raise RuntimeError(f"match {i} (seed {match_seed!r}) failed: {exc!r}") from exc
         _count(report, i, {"winners": _winners(match), "length": match.version})
         if progress:
-            progress(i + 1)
+            progress(i + 1, i + 1)
     report.seconds = time.perf_counter() - started
     return report
 
 
 def simulate_bots(game: Game, count: int, seats: int, seed: str,
                   option_sets: list[dict[str, Any]],
-                  progress: Callable[[int], None] | None = None,
+                  progress: Callable[[int, int], None] | None = None,
                   players: str = "normal", against: str | None = None,
                   workers: int = 1, clock: bool = False,
                   record: MatchRecord | None = None) -> list[SimulationReport]:
@@ -203,7 +203,8 @@ def simulate_bots(game: Game, count: int, seats: int, seed: str,
     set. The sets take turns (match ``i`` of every set, then ``i + 1``), so a run stopped
     early still compares like with like. With ``record``, a match already in it is read
     back, not played, and every match played is written to it as it ends: a run of days
-    survives a stop. ``progress`` hears the matches done across every set."""
+    survives a stop. ``progress`` hears the matches done across every set, and how many
+    of them this run played (the rest were read back)."""
     reports = [SimulationReport(game.spec.id, seats, wins=[0] * seats, players=players,
                                 against=against, options=dict(options))
                for options in option_sets]
@@ -213,17 +214,19 @@ def simulate_bots(game: Game, count: int, seats: int, seed: str,
     kept = record.matches() if record else {}
     to_play = [job for job in jobs if _record_key(job) not in kept]
     played = iter(_run([job for _, _, job in to_play], workers))
+    fresh = 0
     for done, job in enumerate(jobs, start=1):
         n, i, (_, _, _, options, _) = job
         found = kept.get(_record_key(job))
         if found is None:
             found = next(played)
+            fresh += 1
             if record:
                 record.add(options, i, found)
         _count(reports[n], i, found)
         reports[n].seconds += found.get("seconds", 0.0)
         if progress:
-            progress(done)
+            progress(done, fresh)
     return reports
 
 

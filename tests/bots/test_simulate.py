@@ -91,15 +91,19 @@ def test_a_recorded_run_stopped_halfway_carries_on_to_the_same_figures(tmp_path)
     whole = simulate_bots(game, 4, 4, "record", sets, players="easy")
     path = tmp_path / "run.jsonl"
     heard = []
-    simulate_bots(game, 2, 4, "record", sets, heard.append, players="easy",
-                  record=_record(path))
-    assert heard == [1, 2, 3, 4]  # the two sets take turns: match 0 of each, then 1
+    simulate_bots(game, 2, 4, "record", sets, lambda *done: heard.append(done),
+                  players="easy", record=_record(path))
+    # The two sets take turns (match 0 of each, then 1); each match here was played.
+    assert heard == [(1, 1), (2, 2), (3, 3), (4, 4)]
     assert len(path.read_text().splitlines()) == 1 + 4
     # A cut line (the stop came while it was written) is played again.
     with path.open("a") as out:
         out.write('{"options": {}, "ind')
-    carried = simulate_bots(game, 4, 4, "record", sets, players="easy", workers=2,
-                            record=_record(path))
+    heard.clear()
+    carried = simulate_bots(game, 4, 4, "record", sets, lambda *done: heard.append(done),
+                            players="easy", workers=2, record=_record(path))
+    # The first four were read back: only the last four count as played (the pace).
+    assert heard == [(1, 0), (2, 0), (3, 0), (4, 0), (5, 1), (6, 2), (7, 3), (8, 4)]
     for one, other in zip(whole, carried, strict=True):
         assert (one.wins, sorted(one.lengths)) == (other.wins, sorted(other.lengths))
     assert sum(1 for line in path.read_text().splitlines() if line.endswith("}")) == 1 + 8
