@@ -265,8 +265,8 @@ def test_a_rounds_reveal_shows_every_hand_on_the_tv(browser, serve, players):
     """Captain's Orders, a round just over, seats still to join (their codes take the
     side): the reveal of every hand is the moment the table looks up, so the TV takes
     smaller cards before it leaves a hand out; at five players every hand is in sight.
-    A hand that does not fit is named by what holds it ("Round 1: every hand"; once the
-    whole row went and was named by its first hand: "Anne Bonny, 38 points")."""
+    Hands that do not fit are named by their row ("Every hand"; once the whole row went
+    and was named by its first hand: "Anne Bonny, 38 points")."""
     live = serve(seats=players)
     live.table.start("captains-orders", players, {}, names=NAMES[:players], seed="tv-reveal")
     rng = random.Random("reveal")
@@ -293,6 +293,6 @@ def test_a_rounds_reveal_shows_every_hand_on_the_tv(browser, serve, players):
         if players == 5:
             assert len(shown) == 5, what
         elif len(shown) < players:
-            assert "every hand" in footnote, (what, footnote)
+            assert "Every hand" in footnote, (what, footnote)
         assert not page_errors(page), page_errors(page)
         page.context.close()

@@ -137,10 +137,11 @@ def test_the_reveal_shows_every_hand_and_whether_the_accusation_was_right():
     at_reveal = [list(h) for h in hands(match)]
     play(match, TYPICAL_ROUND[-1:])
     board = match.board()
-    reveal = one(board, "group", "Round 1: every hand")
+    reveal = one(board, "group", "Round 1: the reveal")
     shown = [ranks(c) for c in found(reveal["parts"], "cards")]
     assert shown == at_reveal
-    story = one(board, "text", "Round 1: the reveal")["lines"]
+    assert one(reveal["parts"], "group", "Every hand")["layout"] == "row"
+    story = one(reveal["parts"], "text")["lines"]
     assert story[0] == "Calico Jack accused Anne of being the Captain: wrong."
     assert story[1] == "The Captain was Calico Jack, holding a 1."
     winners = match.snapshot()["state"]["last_round"]["winners"]
@@ -171,7 +172,7 @@ def test_the_round_result_stays_until_the_next_rounds_first_move():
     for seat in range(match.seats):  # every seat has seen the reveal: the next round
         match.apply(seat, {"type": "next_round"})
     board = match.board()
-    assert one(board, "group", "Round 1: every hand")
+    assert one(board, "group", "Round 1: the reveal")
     assert facts(board)["Round"] == 2
     assert one(board, "log")["lines"] == ["Round 2: Anne dealt"]
     match.apply(BONNY, {"type": "play", "rank": 3})  # Anne dealt: Bonny plays first
@@ -194,7 +195,7 @@ def test_the_end_names_the_winners_with_the_round_wins():
                                f"{len(winners)} players reached 1 round win together.")
     assert end["lines"][1].startswith("Round 1: ")
     assert one(board, "ledger")["winners"] == winners
-    assert one(board, "group", "Round 1: every hand")
+    assert one(board, "group", "Round 1: the reveal")
 
 
 def test_the_end_headline_names_the_winner_not_the_target():

@@ -186,8 +186,8 @@
     return gone.filter((node) => node.classList.contains("tv-left-out"));
   }
 
-  // A part's own title; a group drawn without one (a row of hands) is named by the
-  // part that holds it ("Round 1: every hand"), never by its first hand's title.
+  // A part's own title; a group drawn without one is named by the part that holds it,
+  // never by its first part's title (a row of hands is not "Anne Bonny, 38 points").
   function titleOf(node) {
     for (let part = node; part && part.id !== "board"; part = part.parentElement) {
       const heading = part.dataset && part.dataset.part ? part.querySelector(":scope > .part-title") : null;

@@ -237,9 +237,11 @@ def _reveal(state: View, names: Names) -> Part:
                              title=_hand_title(state, names, seat),
                              empty="No cards"))
     lines = ending_words(last, names)
-    return b.group(b.text(*lines, title=f"Round {last['round']}: the reveal",
-                          tone="good" if last["winners"] else "note"),
-                   b.group(*hands, layout="row"), title=f"Round {last['round']}: every hand")
+    # The row has a title of its own: on a TV too small for every hand the row is what
+    # gives way, and the footnote names it ("Every hand") under the reveal that stays.
+    return b.group(b.text(*lines, tone="good" if last["winners"] else "note"),
+                   b.group(*hands, layout="row", title="Every hand"),
+                   title=f"Round {last['round']}: the reveal")
 
 
 def _hand_title(state: View, names: Names, seat: int) -> str:
