@@ -13,8 +13,18 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bench import (bot_decisions, bot_thinking, cpu_budget, engine_bench, footprint,
-                   journal_bench, press_to_phones, press_to_screen, screen_bytes, sd_card)
+from bench import (
+    bot_decisions,
+    bot_thinking,
+    cpu_budget,
+    engine_bench,
+    footprint,
+    journal_bench,
+    press_to_phones,
+    press_to_screen,
+    screen_bytes,
+    sd_card,
+)
 from bench.stats import fmt, machine, percentile, summary, verdict
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -90,8 +100,8 @@ def bench_sd_card(quick: bool) -> list[dict[str, Any]]:
     return [_row(f"SD card ({delay}): journal commit", "ms", found["commit_ms"], ""),
             _row(f"SD card ({delay}): press-to-phones", "ms", found["phones_ms"],
                  "p99 <= 60 ms"),
-            {"name": f"SD card: presses sent before their commit / audited; journal"
-                     f" read back equal", "unit": "count", "p50": found["sent_before_commit"],
+            {"name": "SD card: presses sent before their commit / audited; journal"
+                     " read back equal", "unit": "count", "p50": found["sent_before_commit"],
              "n": found["audited_presses"],
              "target": "0 and equal: " + ("met" if kept else "NOT MET")}]
 
@@ -171,7 +181,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
                                                         "max")) + (_judged(r),) for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     for row in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
 def _judged(row: dict[str, Any]) -> str:

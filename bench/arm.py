@@ -78,7 +78,7 @@ def table_lines(report: dict[str, Any]) -> list[str]:
                         for r in report["rows"]]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     for row in cells:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     return lines
 
 

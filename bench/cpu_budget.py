@@ -40,7 +40,7 @@ def measure(seats: int, streams: int, ballots: int = 200, warmup: int = 16) -> d
     from bench.ours_vote import _join
     from bench.stats import frozen_start
     from bench.vote_game import GAME
-    from companion.serve import Server, ServeOptions
+    from companion.serve import ServeOptions, Server
     from companion.web.api import StreamSlots
 
     with tempfile.TemporaryDirectory(prefix="mutiny-bench-cpu-") as tmp:
@@ -84,6 +84,7 @@ def run(ballots: int = 200) -> list[dict[str, float]]:
 # -- the client process ----------------------------------------------------------------
 def _client() -> int:
     import selectors
+
     from bench.ours_vote import _Counted
     from bench.vote_game import ballot_for
     config = json.loads(sys.stdin.readline())

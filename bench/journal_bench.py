@@ -11,9 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.engine import Journal, Match
-
 from bench.vote_game import GAME as VOTE
+from companion.engine import Journal, Match
 
 
 def run(commits: int = 500, long_match: int = 2000) -> dict[str, object]:

@@ -77,7 +77,7 @@ def serve_and_cast(votes: int, warmup: int, data_dir: str | None,
     """The server's process: ``mutiny serve``'s stack on a free loopback port, the
     vote on its table, the clients in a process of their own; each ballot's ms."""
     from bench.vote_game import GAME
-    from companion.serve import Server, ServeOptions
+    from companion.serve import ServeOptions, Server
 
     total = warmup + votes
     with tempfile.TemporaryDirectory(prefix="mutiny-bench-vote-", dir=data_dir) as tmp:

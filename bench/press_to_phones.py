@@ -19,9 +19,8 @@ import tempfile
 import threading
 import time
 
-from companion.serve import Server, ServeOptions
-
 from bench.stats import frozen_start
+from companion.serve import ServeOptions, Server
 
 SEATS = 8
 DEBOUNCE = 0.04  # past the 30 ms software debounce window

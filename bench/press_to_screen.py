@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.stats import frozen_start
 from companion.engine import Journal
 from companion.seats import ManualClock, open_seats, sim_table_config
 from companion.table import Table
-
-from bench.stats import frozen_start
 
 SEATS = 8
 DEBOUNCE = 0.031

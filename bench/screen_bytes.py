@@ -93,4 +93,4 @@ def _counts(panel) -> tuple[int, int, int]:
 
 
 def _delta(before, after) -> tuple[int, int, int]:
-    return tuple(a - b for a, b in zip(after, before))
+    return tuple(a - b for a, b in zip(after, before, strict=True))

@@ -15,8 +15,7 @@ import copy
 import random
 from typing import Any
 
-from companion.engine import Choice, Display, Game, GameSpec, Option, Result
-from companion.engine import votes
+from companion.engine import Choice, Display, Game, GameSpec, Option, Result, votes
 from companion.engine.rules import Actor, Context, State, Viewer
 
 SPEC = GameSpec("bench-vote", "Bench Vote", 2, 8,

@@ -8,7 +8,6 @@ import threading
 import pytest
 from hypothesis import settings
 
-
 from companion.access import HostPin
 from companion.engine import Journal
 from companion.seats import ManualClock, open_seats, sim_table_config

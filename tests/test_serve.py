@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -136,7 +135,7 @@ def test_the_lan_address_is_one_a_phone_on_the_network_can_reach():
 
 
 def test_serve_lan_puts_the_machines_address_in_every_join_link(tmp_path):
-    from companion.serve import Server, ServeOptions, lan_address
+    from companion.serve import ServeOptions, Server, lan_address
     address = lan_address()  # this machine's, whatever network it is on
     server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path), port=0,
                                  lan=True))
@@ -151,7 +150,7 @@ def test_serve_lan_puts_the_machines_address_in_every_join_link(tmp_path):
 
 
 def test_serve_lan_takes_the_address_it_is_given(tmp_path):
-    from companion.serve import Server, ServeOptions
+    from companion.serve import ServeOptions, Server
     server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path), port=0,
                                  lan=True, host="127.0.0.2"))
     try:
@@ -185,7 +184,7 @@ def test_a_closed_server_stops_its_tables_timers(tmp_path):
     """Closing the server closes its table: a step timer still running makes no move
     afterwards on the closed journal (a test that served a timed match once left its
     clock running into the tests after it)."""
-    from companion.serve import Server, ServeOptions
+    from companion.serve import ServeOptions, Server
     server = Server(ServeOptions(backend="sim", seats=4, data_dir=str(tmp_path),
                                  host="127.0.0.1", port=0))
     server.table.start("moon-yeti", 4, {"time_source": "typed", "discussion_seconds": 30})

@@ -35,7 +35,7 @@ def test_screen_bytes_reports_the_reveal_on_one_bus_and_on_two_at_once():
     total, parallel = found["reveal_all_seats_bus_ms"], found["reveal_parallel_bus_ms"]
     assert total and len(parallel) == len(total)
     # Four seats on each bus: the busier one carries at least half of a reveal, not all.
-    assert all(whole / 2 <= busiest < whole for whole, busiest in zip(total, parallel))
+    assert all(whole / 2 <= busiest < whole for whole, busiest in zip(total, parallel, strict=True))
     rows = {row["name"]: row for row in bench_main.bench_screen_bytes(quick=True)}
     summed = rows["bus time, all 8 seats after a reveal (both buses)"]
     at_once = rows["all 8 screens updated after a reveal (2 buses at once)"]

@@ -13,7 +13,13 @@ import pytest
 import companion.games
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    HostClient, PHONE, axe_violations, failed_requests, page_errors, wait_synced, wait_until,
+    PHONE,
+    HostClient,
+    axe_violations,
+    failed_requests,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 from tests.browser.test_boards import play, players_for
 

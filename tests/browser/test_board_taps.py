@@ -10,7 +10,12 @@ from typing import Any
 
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    Live, axe_violations, failed_requests, page_errors, wait_synced, wait_until,
+    Live,
+    axe_violations,
+    failed_requests,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake"]

@@ -16,7 +16,11 @@ import pytest
 import companion.games
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    HostClient, failed_requests, page_errors, wait_synced, wait_until,
+    HostClient,
+    failed_requests,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "boards"

@@ -6,7 +6,11 @@ import urllib.request
 
 from companion.engine import HOST, PUBLIC
 from tests.browser.helpers import (
-    HostClient, Live, page_errors, wait_synced, wait_until,
+    HostClient,
+    Live,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 
 HOST_VIEW = {"width": 1000, "height": 900}

@@ -7,7 +7,10 @@ import time
 
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    HostClient, page_errors, wait_synced, wait_until,
+    HostClient,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 
 NAMES = ["Anne", "Bonny", "Calico", "Drake"]

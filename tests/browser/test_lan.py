@@ -26,7 +26,14 @@ import segno
 from companion.errors import MutinyError
 from companion.serve import lan_address
 from tests.browser.helpers import (
-    PHONE, SYNC_SECONDS, HostClient, page_errors, wait_synced, wait_until, watch_errors)
+    PHONE,
+    SYNC_SECONDS,
+    HostClient,
+    page_errors,
+    wait_synced,
+    wait_until,
+    watch_errors,
+)
 from tests.browser.test_phones import act_on_phone
 from tests.test_serve import MUTINY, free_port
 

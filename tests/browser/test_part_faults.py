@@ -12,7 +12,12 @@ from companion.seats import render
 from companion.seats.screen import ScreenState
 from companion.serve import ServeOptions, Server
 from tests.browser.helpers import (
-    HostClient, Live, axe_violations, page_errors, wait_synced, wait_until,
+    HostClient,
+    Live,
+    axe_violations,
+    page_errors,
+    wait_synced,
+    wait_until,
 )
 from tests.browser.test_phones import act_on_phone
 

@@ -8,11 +8,19 @@ from typing import Any
 
 from companion.engine import PUBLIC, Choice, Display
 from companion.games.moon_yeti import ROLES
-from tests.engine.toy import HighCard
 from tests.browser.helpers import (
-    Cable, HostClient, Live, last_payload, page_errors, payloads, touch_hold_and_tap,
-    visible_text, wait_synced, wait_until,
+    Cable,
+    HostClient,
+    Live,
+    last_payload,
+    page_errors,
+    payloads,
+    touch_hold_and_tap,
+    visible_text,
+    wait_synced,
+    wait_until,
 )
+from tests.engine.toy import HighCard
 
 NAMES = ["Anne", "<b>Bonny</b>", "Calico", "Drake"]
 

@@ -5,7 +5,11 @@ import time
 
 from companion.engine import PUBLIC
 from tests.browser.helpers import (
-    HostClient, page_errors, payloads, wait_synced, wait_until,
+    HostClient,
+    page_errors,
+    payloads,
+    wait_synced,
+    wait_until,
 )
 
 TV = {"width": 1280, "height": 800}
@@ -43,7 +47,7 @@ def test_d_one_button_press_reaches_eight_phones_and_two_tables(browser, serve):
     reached = time.monotonic() - pressed
     # Each screen got the change once (plus nothing else), not a flood of events.
     after = [len(payloads(page)) for page in phones + tables]
-    assert all(1 <= a - b <= 2 for a, b in zip(after, before)), (before, after)
+    assert all(1 <= a - b <= 2 for a, b in zip(after, before, strict=True)), (before, after)
     print(f"one press reached 10 live screens within {reached * 1000:.0f} ms of its release")
     for page in phones + tables:
         assert not page_errors(page)

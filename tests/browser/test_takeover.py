@@ -4,7 +4,12 @@ ends its acting; the host page shows each seat's phone and lets it go."""
 from __future__ import annotations
 
 from tests.browser.helpers import (
-    PHONE, HostClient, page_errors, wait_synced, wait_until, watch_errors,
+    PHONE,
+    HostClient,
+    page_errors,
+    wait_synced,
+    wait_until,
+    watch_errors,
 )
 
 HOST_VIEW = {"width": 1000, "height": 900}

@@ -132,7 +132,7 @@ def _check_each_applies(match: Match, choices, where: str) -> None:
         try:
             fork.apply(actor, action)
         except ActionRejected as exc:  # pragma: no cover - a failing contract
-            raise AssertionError(f"{where}: listed {action} by {actor} rejected: {exc}")
+            raise AssertionError(f"{where}: listed {action} by {actor} rejected: {exc}") from exc
 
 
 def _unlisted(match: Match, choices, rng: random.Random):

@@ -1,14 +1,13 @@
 """The match: validation, rejections, chance, undo, views."""
 from __future__ import annotations
 
-
 import pytest
 
 from companion.engine import CHANCE, HOST, PUBLIC, ActionRejected, Match
 from companion.engine.match import ENDED_HEADLINE
 from companion.errors import OptionError
-from tests.engine.toy import GAME, HighCard
 from tests.engine.contract import rejected
+from tests.engine.toy import GAME, HighCard
 
 
 def new(seats=3, **options):

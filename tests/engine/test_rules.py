@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (CHANCE, ActionRejected, Choice, Game, GameSpec, Match, Step,
-                              always)
+from companion.engine import CHANCE, ActionRejected, Choice, Game, GameSpec, Match, Step, always
 from companion.engine.display import menu
 from tests.engine.toy import GAME
 

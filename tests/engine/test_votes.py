@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from companion.engine import PUBLIC, ActionRejected, Context
-from companion.engine import votes
+from companion.engine import PUBLIC, ActionRejected, Context, votes
 
 
 def three_way():

@@ -6,10 +6,18 @@ who they think holds the highest card; a correct voter scores. Three rounds.
 from __future__ import annotations
 
 import copy
-import random
 
-from companion.engine import CHANCE, PUBLIC, Choice, Display, Game, GameSpec, Option, Result, Step
-from companion.engine import votes
+from companion.engine import (
+    CHANCE,
+    Choice,
+    Display,
+    Game,
+    GameSpec,
+    Option,
+    Result,
+    Step,
+    votes,
+)
 
 SPEC = GameSpec("toy-high-card", "High Card Vote", 2, 5,
                 (Option("rounds", 3, "rounds to play", minimum=1, maximum=9),

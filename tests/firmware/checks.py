@@ -123,7 +123,7 @@ def glitches(spec):
     for timeline in spec["timelines"]:
         clock = StepClock(1000)
         pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in (10, 11, 12)]
-        for pin, level in zip(pins, timeline["start"]):
+        for pin, level in zip(pins, timeline["start"]):  # noqa: B905 (MicroPython)
             pin.drive(level)  # before Keys: no handler yet
         buttons = Keys(pins, clock, spec["hold_ms"], spec["bounce_ms"])
         steps = sorted(timeline["steps"])

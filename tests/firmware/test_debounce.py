@@ -160,7 +160,7 @@ def on_the_pi(line: dict[str, Any]) -> list:
         events: list[list[int]] = []
         buttons = SeatButtons(*PI_PINS, pin_factory=factory, clock=clock,
                               bounce_ms=BOUNCE_MS, hold_time=hold)
-        for number, level in zip(PI_PINS, line["start"]):
+        for number, level in zip(PI_PINS, line["start"], strict=True):
             if level == 0:
                 factory.pin(number).drive_low()
         clock.advance(0.05)

@@ -18,8 +18,8 @@ from PIL import Image
 
 from companion.engine.display import Choice, Display
 from companion.seats import ManualClock, podlink
-from companion.seats.pods import PodManager, PodSeat
 from companion.seats.interfaces import CountingInterface
+from companion.seats.pods import PodManager, PodSeat
 from companion.seats.ssd1306 import pack_pages
 
 from . import checks, linksim

@@ -11,7 +11,7 @@ import pytest
 
 from companion.seats import podlink
 
-from .fakepod import FakePod, ListPort, UID
+from .fakepod import UID, FakePod, ListPort
 
 SESSION = 0x5EED
 

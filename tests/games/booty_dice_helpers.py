@@ -10,7 +10,6 @@ from __future__ import annotations
 from companion.engine import Match
 from companion.games.booty_dice import GAME
 
-
 FACE = {"$": "doubloon", "X": "x", "J": "jolly", "C": "cutlass", "P": "plank",
         "S": "shield"}
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from companion.engine import Match
 from companion.games.captains_orders import GAME
 
-
 A = [2, 5, 6, 7, 8, 9]
 B = [3, 4, 5, 6, 7, 8]
 C = [1, 9, 9, 10, 10, 10]   # the Captain: the only 1

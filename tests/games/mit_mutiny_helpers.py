@@ -11,7 +11,6 @@ from companion.engine import Match
 from companion.games.mit_mutiny import GAME
 from companion.games.mit_mutiny.cards import KINDS
 
-
 TABLE = {"dice": "table", "islands": "physical"}
 M, D = "mutiny", "defend"
 CAPTAIN, FM, QM, SCOUT = "captain", "first_mate", "quarter_master", "scout"
@@ -47,7 +46,7 @@ def assign(match: Match, fm: int, qm: int) -> None:
 
 def island(match: Match, loot=(0, 0, 0, 0), take: str | None = None) -> None:
     scout = seat_of(match, SCOUT)
-    for kind, n in zip(KINDS, loot):
+    for kind, n in zip(KINDS, loot, strict=True):
         match.apply(scout, {"type": "count", "kind": kind, "n": n})
     if take is not None:
         match.apply(scout, {"type": "take", "kind": take})

@@ -12,7 +12,6 @@ from datetime import datetime
 from companion.engine import PUBLIC, Match
 from companion.games.moon_yeti import GAME, HELMSMAN, JUROR, ROLES, WAIT
 
-
 AT_10_32 = datetime(2026, 1, 1, 10, 32)
 
 

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.booty_dice_helpers import enter, roller, turn
-from tests.games.whole_words import check_whole, vocabulary
-
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
 from companion.games.booty_dice import GAME
 from companion.games.booty_dice import board as tabletop
+from tests.games.booty_dice_helpers import enter, roller, turn
+from tests.games.whole_words import check_whole, vocabulary
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake", "Edward Teach", "Flint"]
 

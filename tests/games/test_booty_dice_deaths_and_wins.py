@@ -9,7 +9,6 @@ from __future__ import annotations
 from companion.engine import Match
 from tests.games.booty_dice_helpers import kinds, new, roller, st, turn
 
-
 # -- Mutiny, Curse, Captain's Plunder (B5), deaths -----------------------------------------
 
 def test_mutiny_costs_one_more_life_per_extra_plank():

@@ -10,7 +10,6 @@ from companion.games.booty_dice import resolution_queue
 from tests.engine.contract import rejected
 from tests.games.booty_dice_helpers import enter, hold, kinds, new, roller, st, turn
 
-
 # -- combos (B1) and order (B2) ----------------------------------------------------------
 
 def test_resolution_queue_follows_the_card_order_and_combos_consume_their_dice():

@@ -15,7 +15,6 @@ from companion.games.booty_dice import GAME
 from tests.engine.contract import rejected
 from tests.games.booty_dice_helpers import enter, hold, new, roller, st, turn
 
-
 # -- setup and turns -------------------------------------------------------------------
 
 def test_registered_under_its_id():

@@ -15,7 +15,6 @@ from companion.engine.display import menu
 from companion.games.booty_dice import GAME, event_text
 from tests.games.booty_dice_helpers import enter, hold, new, st, turn
 
-
 # -- views and display ----------------------------------------------------------------------
 
 def test_every_viewer_sees_the_same_public_view_and_redeal_changes_nothing():

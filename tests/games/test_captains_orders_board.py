@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.captains_orders_helpers import A, B, C, D, TYPICAL_ROUND
-from tests.games.whole_words import check_whole, vocabulary
-
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
 from companion.games.captains_orders import GAME
 from companion.games.captains_orders import board as tabletop
+from tests.games.captains_orders_helpers import TYPICAL_ROUND, A, B, C, D
+from tests.games.whole_words import check_whole, vocabulary
 
 NAMES = ["Anne", "Bonny", "Calico Jack", "Drake", "Edward Teach", "Flint", "Mary Read"]
 ANNE, BONNY, CALICO, DRAKE = range(4)

@@ -14,7 +14,6 @@ from companion.games.captains_orders.entry import completable, entry_ranks
 from tests.engine.contract import rejected
 from tests.games.captains_orders_helpers import ONWARD, accuse, cards, last, st, turn
 
-
 # -- cards mode (C4) -------------------------------------------------------------------
 
 def test_cards_mode_keeps_turns_orders_and_owners_with_ranks_entered():

@@ -16,7 +16,6 @@ from companion.games import get
 from companion.games.captains_orders import DECK, GAME, parse_stack
 from tests.games.captains_orders_helpers import A, B, C, D, accuse, deck, new, next_round, st, turn
 
-
 # -- the game, the deck and the deal -------------------------------------------------
 
 def test_registered_with_its_options():

@@ -16,7 +16,6 @@ from companion.engine import HOST, Match
 from companion.games.captains_orders import GAME, decide, judge
 from tests.games.captains_orders_helpers import A, B, C, D, accuse, new, play, st, turn
 
-
 # -- judging, buttons and screens --------------------------------------------------
 
 def test_judge_and_decide():

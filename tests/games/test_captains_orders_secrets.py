@@ -15,9 +15,21 @@ from companion.engine import HOST, PUBLIC, Journal, Match, RedealFailed
 from companion.engine.display import menu
 from companion.games.captains_orders import DECK, GAME
 from tests.games.captains_orders_helpers import (
-    A, B, C, D, TYPICAL_ROUND, accuse, cards, deck, hand, last, new, pass_card, play, st,
+    TYPICAL_ROUND,
+    A,
+    B,
+    C,
+    D,
+    accuse,
+    cards,
+    deck,
+    hand,
+    last,
+    new,
+    pass_card,
+    play,
+    st,
 )
-
 
 # -- secrets -----------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ from companion.engine import PUBLIC
 from tests.engine.contract import rejected
 from tests.games.captains_orders_helpers import A, B, C, D, hand, new, pass_card, play, st, turn
 
-
 # -- a turn with no order ------------------------------------------------------------
 
 def test_with_no_order_a_player_plays_or_passes_a_card_asks_or_discovers():

@@ -10,10 +10,28 @@ import pytest
 
 from companion.engine import PUBLIC, Match
 from tests.games.captains_orders_helpers import (
-    A, A2, B, C, C2, CAPT4, D, LOW, POOR, RICH, TIE, accuse, hand, last, new, next_round, pass_card,
-    play, run_down, st, turn,
+    A2,
+    C2,
+    CAPT4,
+    LOW,
+    POOR,
+    RICH,
+    TIE,
+    A,
+    B,
+    C,
+    D,
+    accuse,
+    hand,
+    last,
+    new,
+    next_round,
+    pass_card,
+    play,
+    run_down,
+    st,
+    turn,
 )
-
 
 # -- discovering the Captain -----------------------------------------------------------
 

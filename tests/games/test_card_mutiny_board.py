@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.whole_words import check_whole, vocabulary
-
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
 from companion.games.card_mutiny import CATALOGUE, GAME
 from companion.games.card_mutiny import board as tabletop
 from companion.games.card_mutiny.show import log_lines
+from tests.games.whole_words import check_whole, vocabulary
 
 NAMES = ["Anne", "Bonny", "Drake"]
 ROWS = "ABCDEFG"

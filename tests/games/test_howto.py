@@ -7,7 +7,8 @@ import random
 import pytest
 
 from companion.engine import Match
-from companion.games import GAMES as REGISTERED, get
+from companion.games import GAMES as REGISTERED
+from companion.games import get
 from companion.games.mit_mutiny.data import ROLE_NAMES
 from companion.games.moon_yeti import JUROR, ROLES
 

@@ -13,9 +13,18 @@ import pytest
 from companion.engine import CHANCE, PUBLIC, Journal, Match
 from companion.games.mit_mutiny import GAME
 from tests.games.mit_mutiny_helpers import (
-    CAPTAIN, D, M, assign, decide, enter, island, new, st, to_decisions, total_cubes,
+    CAPTAIN,
+    D,
+    M,
+    assign,
+    decide,
+    enter,
+    island,
+    new,
+    st,
+    to_decisions,
+    total_cubes,
 )
-
 
 # -- the battle -------------------------------------------------------------------------------
 
@@ -35,7 +44,7 @@ def test_a_mutiny_won_makes_the_top_mutineer_captain_and_cup_draws_share_all_the
     assert cup["takers"] == [2, 3] and cup["start"] == [1, 2, 1, 1]
     assert sum(cup["got"][2]) == 3 and sum(cup["got"][3]) == 2
     assert [sum(loot) for loot in state["loot"]] == [0, 0, 3, 3]
-    assert [a + b for a, b in zip(cup["got"][2], cup["got"][3])] == [1, 2, 1, 1]
+    assert [a + b for a, b in zip(cup["got"][2], cup["got"][3], strict=True)] == [1, 2, 1, 1]
     assert total_cubes(state) == [25] * 4
     assert match.step() == "buy" and state["buy_order"] == [2, 3, 0, 1]
     public = match.view(PUBLIC)["state"]

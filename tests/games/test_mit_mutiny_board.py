@@ -18,8 +18,23 @@ from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
 from companion.games.mit_mutiny.words import STEP_NAMES, blow_by_blow
 from tests.games.mit_mutiny_helpers import (
-    D, FM, M, QM, SCOUT, TABLE, assign, decide, done_buying, enter, give_cards, island,
-    no_peek, quiet_round, seat_of, st, to_decisions,
+    FM,
+    QM,
+    SCOUT,
+    TABLE,
+    D,
+    M,
+    assign,
+    decide,
+    done_buying,
+    enter,
+    give_cards,
+    island,
+    no_peek,
+    quiet_round,
+    seat_of,
+    st,
+    to_decisions,
 )
 
 NAMES = ["Anne Bonny", "Calico Jack Rackham", "Mary Read", "Blackbeard"]

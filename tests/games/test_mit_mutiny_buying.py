@@ -11,10 +11,21 @@ from companion.games.mit_mutiny import GAME
 from companion.games.mit_mutiny import cards as data_module
 from companion.games.mit_mutiny.cards import KINDS
 from tests.games.mit_mutiny_helpers import (
-    M, assign, decide, divide, done_buying, enter, finish_quiet_round, new, no_peek, ones,
-    quiet_round, st, to_decisions, total_cubes,
+    M,
+    assign,
+    decide,
+    divide,
+    done_buying,
+    enter,
+    finish_quiet_round,
+    new,
+    no_peek,
+    ones,
+    quiet_round,
+    st,
+    to_decisions,
+    total_cubes,
 )
-
 
 # -- buying and its limits --------------------------------------------------------------------
 
@@ -83,7 +94,7 @@ def test_without_the_rum_rule_crew_needs_only_the_price():
 
 def _rich_round(match: Match, loot: tuple, take: str) -> None:
     """A round where the Captain (0, Scout 3) keeps all the island but the Scout's cube."""
-    keep = [n - (kind == take) for kind, n in zip(KINDS, loot)]
+    keep = [n - (kind == take) for kind, n in zip(KINDS, loot, strict=True)]
     quiet_round(match, loot=loot, take=take, shares={0: keep})
 
 

@@ -12,9 +12,18 @@ from companion.games.mit_mutiny.battle import battle_usable, madness_targets
 from companion.games.mit_mutiny.data import infamy
 from companion.games.mit_mutiny.flow import press_targets
 from tests.games.mit_mutiny_helpers import (
-    D, M, buy_turn, decide, done_buying, enter, give_cards, new, quiet_round, st, to_decisions,
+    D,
+    M,
+    buy_turn,
+    decide,
+    done_buying,
+    enter,
+    give_cards,
+    new,
+    quiet_round,
+    st,
+    to_decisions,
 )
-
 
 # -- the battle-card window (M4) and each mystery card --------------------------------------
 

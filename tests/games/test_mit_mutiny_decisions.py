@@ -12,9 +12,16 @@ from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
 from tests.engine.contract import rejected
 from tests.games.mit_mutiny_helpers import (
-    D, M, assign, decide, enter, island, new, st, to_decisions,
+    D,
+    M,
+    assign,
+    decide,
+    enter,
+    island,
+    new,
+    st,
+    to_decisions,
 )
-
 
 # -- rally, peek, decisions -------------------------------------------------------------------
 
@@ -159,7 +166,7 @@ def test_the_phone_reads_the_round_role_and_stats_in_words_the_oled_in_short():
     assert shown.lines[2].startswith(f"You have {pirate['rum']} Rum and {crew}; loot: ")
     # The OLED's stats fit its 21 columns (they were 24: "Rum # Crew # S# O# G# P#").
     assert shown.short_lines[2] == f"Rum{pirate['rum']} Crew{pirate['crew']} " + "".join(
-        f"{code}{n}" for code, n in zip("SOGP", pirate["loot"]))
+        f"{code}{n}" for code, n in zip("SOGP", pirate["loot"], strict=True))
     assert all(len(line) <= 21 for line in shown.short_lines)
 
 
@@ -172,9 +179,9 @@ def test_the_scouts_pick_names_the_islands_loot_in_words():
     pick = match.display(3).choices[0]
     seen = match.view(3)["state"]["me"]["islands_seen"][0]
     cubes = [f"{n} {kind}" for kind, n in
-             zip(("Sugar", "Orange", "Gold", "Plantain"), seen["loot"]) if n]
+             zip(("Sugar", "Orange", "Gold", "Plantain"), seen["loot"], strict=True) if n]
     words = cubes[0] if len(cubes) == 1 else ", ".join(cubes[:-1]) + " and " + cubes[-1]
     # (It read "Pick Cayman Cove (S1 O1 G2 P3)", the OLED's codes.)
     assert pick.label == f"Pick {seen['name']} ({words}) on space 5"
     assert pick.short == "Space 5 " + "".join(
-        f"{code}{n}" for code, n in zip("SOGP", seen["loot"]))
+        f"{code}{n}" for code, n in zip("SOGP", seen["loot"], strict=True))

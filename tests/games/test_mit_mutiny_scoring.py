@@ -7,9 +7,16 @@ from __future__ import annotations
 
 from companion.games.mit_mutiny.data import award, infamy
 from tests.games.mit_mutiny_helpers import (
-    D, M, decide, done_buying, enter, new, quiet_round, st, to_decisions,
+    D,
+    M,
+    decide,
+    done_buying,
+    enter,
+    new,
+    quiet_round,
+    st,
+    to_decisions,
 )
-
 
 # -- scoring ----------------------------------------------------------------------------------
 

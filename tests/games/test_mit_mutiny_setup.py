@@ -17,9 +17,19 @@ from companion.games.mit_mutiny import cards as data_module
 from companion.games.mit_mutiny.cards import check_data, dealt, load_data
 from tests.engine.contract import rejected
 from tests.games.mit_mutiny_helpers import (
-    CAPTAIN, FM, QM, SCOUT, TABLE, assign, enter, finish_quiet_round, island, new, st, total_cubes,
+    CAPTAIN,
+    FM,
+    QM,
+    SCOUT,
+    TABLE,
+    assign,
+    enter,
+    finish_quiet_round,
+    island,
+    new,
+    st,
+    total_cubes,
 )
-
 
 # -- options, data and the deal ----------------------------------------------------------
 

@@ -11,8 +11,7 @@ import random
 
 from companion.engine import PUBLIC, Match
 from companion.games.mit_mutiny import GAME
-from tests.games.mit_mutiny_helpers import M, TABLE, give_cards, new, st, to_decisions
-
+from tests.games.mit_mutiny_helpers import TABLE, M, give_cards, new, st, to_decisions
 
 # -- views, screens, re-deal ------------------------------------------------------------------
 

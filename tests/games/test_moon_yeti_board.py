@@ -14,14 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.moon_yeti_helpers import cast, ready_all
-from tests.games.whole_words import check_whole, vocabulary
-
 from companion.engine import PUBLIC, Match
 from companion.engine import board as b
-from companion.games.moon_yeti import (CHAPLAIN, GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES,
-                                      WAIT)
+from companion.games.moon_yeti import CHAPLAIN, GAME, HELMSMAN, JUROR, NAVIGATOR, ROLES, WAIT
 from companion.games.moon_yeti import board as tabletop
+from tests.games.moon_yeti_helpers import cast, ready_all
+from tests.games.whole_words import check_whole, vocabulary
 
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Drake", "Kidd"]
 

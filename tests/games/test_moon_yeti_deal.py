@@ -15,7 +15,6 @@ from companion.errors import OptionError
 from companion.games.moon_yeti import GAME, ROLES
 from tests.games.moon_yeti_helpers import state, ten_32
 
-
 # -- options and the deal ---------------------------------------------------------------
 
 def test_options_default_to_the_rulings_and_refuse_odd_values():

@@ -9,9 +9,14 @@ from __future__ import annotations
 from companion.engine import PUBLIC
 from companion.games.moon_yeti import HELMSMAN, NAVIGATOR, ROLES
 from tests.games.moon_yeti_helpers import (
-    cast, decline_until, ready_all, round_one, start, state, to_guilt_vote,
+    cast,
+    decline_until,
+    ready_all,
+    round_one,
+    start,
+    state,
+    to_guilt_vote,
 )
-
 
 # -- the end ----------------------------------------------------------------------------
 

@@ -11,9 +11,14 @@ import pytest
 from companion.engine import Match
 from companion.games.moon_yeti import CHAPLAIN, GAME, HELMSMAN, JUROR, ROLES
 from tests.games.moon_yeti_helpers import (
-    cast, decline_until, ready_all, round_one, start, state, to_guilt_vote,
+    cast,
+    decline_until,
+    ready_all,
+    round_one,
+    start,
+    state,
+    to_guilt_vote,
 )
-
 
 # -- Y4: the jury ---------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from companion.engine import PUBLIC, ActionRejected, Match
 from companion.games.moon_yeti import BOATSWAIN, GAME, HELMSMAN, NAVIGATOR, ROLES
 from tests.games.moon_yeti_helpers import cast, game_views, ready_all, start, state, ten_32
 
-
 # -- round 1: discussion, Cabin Search, Confession -----------------------------------
 
 def test_discussion_ends_when_every_seat_is_ready_and_ready_is_final():

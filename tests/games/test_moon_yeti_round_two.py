@@ -11,9 +11,15 @@ import pytest
 from companion.engine import PUBLIC, ActionRejected
 from companion.games.moon_yeti import HELMSMAN, WAIT
 from tests.games.moon_yeti_helpers import (
-    cast, decline_until, game_views, ready_all, round_one, start, state, to_guilt_vote,
+    cast,
+    decline_until,
+    game_views,
+    ready_all,
+    round_one,
+    start,
+    state,
+    to_guilt_vote,
 )
-
 
 # -- round 2: Condemn, the guilt vote, Bosun Knows Best ------------------------------
 

@@ -16,7 +16,6 @@ from companion.engine.display import menu
 from companion.games.moon_yeti import BOATSWAIN, CHAPLAIN, GAME, HELMSMAN, NAVIGATOR, ROLES
 from tests.games.moon_yeti_helpers import cast, ready_all, start, state, ten_32, to_guilt_vote
 
-
 # -- secrets, the display, re-deal -----------------------------------------------------
 
 def _values(tree, key):
@@ -179,7 +178,7 @@ def test_y6_nobody_can_tell_whether_the_boatswain_waits_until_the_reveal(condemn
     presses = ([{"type": "bosun_wait"}] * 2 if condemned else [{"type": "bosun_wait"}],
                [{"type": "vote", "target": r["H"]}, {"type": "vote", "target": r["N"]}]
                [:2 if condemned else 1])
-    for wait, vote in zip(*presses):
+    for wait, vote in zip(*presses, strict=True):
         waits.apply(r["B"], wait)
         votes_now.apply(r["B"], vote)
         assert seen_by_others(waits, r["B"]) == seen_by_others(votes_now, r["B"])

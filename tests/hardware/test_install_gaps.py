@@ -9,8 +9,7 @@ import os
 import subprocess
 import uuid
 
-from tests.hardware.test_install import (  # noqa: F401 (machine is a fixture)
-    INSTALL, STUBS, changes_logged, install, machine)
+from tests.hardware.test_install import INSTALL, STUBS, changes_logged, install, machine  # noqa: F401 (machine is a fixture)
 
 PASSWORD = "aye aye cap"
 

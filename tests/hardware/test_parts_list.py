@@ -45,7 +45,7 @@ def tables(text: str) -> list[list[dict[str, str]]]:
             if header is None:
                 header = cells
             elif not set("".join(cells)) <= set("-: "):
-                rows.append(dict(zip(header, cells)))
+                rows.append(dict(zip(header, cells, strict=True)))
         elif header is not None:
             found.append(rows)
             rows, header = [], None

@@ -10,10 +10,18 @@ import sqlite3
 
 import pytest
 
-from companion.access import (FIRST_LOCK_SECONDS, FREE_TRIES, MAX_LOCK_SECONDS, TOKEN_BYTES,
-                              HostPin, PinLocked, SeatAccess, new_token)
+from companion.access import (
+    FIRST_LOCK_SECONDS,
+    FREE_TRIES,
+    MAX_LOCK_SECONDS,
+    TOKEN_BYTES,
+    HostPin,
+    PinLocked,
+    SeatAccess,
+    new_token,
+)
 from companion.engine import HOST
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 from tests.reliability.conftest import PIN, join, login
 from tests.reliability.helpers import Client, Serve, free_port
 
@@ -164,7 +172,7 @@ def test_the_host_pin_locks_out_and_the_lock_grows_then_ends(figures):
         assert pin.check("000000") is False
         assert pin.locked_for() == 0
     locks = []
-    for attempt in range(9):
+    for _ in range(9):
         assert pin.check("000000") is False  # the try that locks
         wait = pin.locked_for()
         locks.append(wait)

@@ -26,11 +26,11 @@ import companion.games
 from companion.engine import HOST
 from companion.errors import ConfigError
 from companion.seats import ManualClock, podlink
+from companion.seats.config import SCREEN_KEYS, SEAT_KEYS, TABLE_KEYS, parse_table_config
 from companion.seats.pods import PodManager, PodSeat
-from companion.seats.config import TABLE_KEYS, SEAT_KEYS, SCREEN_KEYS, parse_table_config
 from companion.web.pages import CONNECTIVITY_CHECKS
-from tests.engine.contract import random_options
 from tests.conftest import take_seat
+from tests.engine.contract import random_options
 from tests.reliability.conftest import PIN, login
 
 GAMES = list(companion.games.GAMES)

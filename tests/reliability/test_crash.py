@@ -24,8 +24,8 @@ import pytest
 
 import companion.games
 from companion.engine import CHANCE, HOST, PUBLIC, Journal, Match
-from companion.engine.journal import wal_in_use
 from companion.engine.chance import Chance
+from companion.engine.journal import wal_in_use
 from companion.engine.match import HOST_ACTIONS
 from companion.errors import JournalError
 from companion.table import Table
@@ -86,7 +86,7 @@ class Driver:
                 assert phone.json("GET", "/api/seat/view")[0] == 401, "last night's cookie"
             self.seats = []
         if not self.seats:
-            for seat, token in sorted(self.serve.tokens().items()):
+            for _, token in sorted(self.serve.tokens().items()):
                 phone = Client(self.port)
                 status, headers, _ = phone.get(f"/J/{token}")
                 assert status == 303 and "mutiny_seat" in phone.cookies

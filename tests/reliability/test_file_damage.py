@@ -34,8 +34,12 @@ from companion.errors import JournalError, MutinyError
 from companion.table.night import Night
 from companion.table.notes import TableNotes
 from tests.reliability.helpers import MUTINY, Client, Cut, Serve, free_port
-from tests.reliability.test_journal_damage import files_of, flip_bit, kept_folders, \
-    refused_and_moved
+from tests.reliability.test_journal_damage import (
+    files_of,
+    flip_bit,
+    kept_folders,
+    refused_and_moved,
+)
 
 SIDE = ("-wal", "-shm", ".commits")
 

@@ -13,7 +13,8 @@ import logging
 import socket
 
 import pytest
-from companion.serve import HttpServer, Server, ServeOptions
+
+from companion.serve import HttpServer, ServeOptions, Server
 from tests.reliability.helpers import Client
 from tests.reliability.test_stalls import stranger
 from tests.web.test_quick import FlaskCount

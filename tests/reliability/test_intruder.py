@@ -10,18 +10,16 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from companion.access import (FREE_TRIES, GLOBAL_LOCK_SECONDS, GLOBAL_TRIES, HostPin,
-                              PinLocked)
+from companion.access import FREE_TRIES, GLOBAL_LOCK_SECONDS, GLOBAL_TRIES, HostPin, PinLocked
 from companion.engine import HOST
 from companion.errors import MutinyError
-from companion.serve import HttpServer, Server, ServeOptions
+from companion.serve import HttpServer, ServeOptions, Server
 from tests.reliability.conftest import PIN, join, login
-from tests.reliability.helpers import Client, free_port
+from tests.reliability.helpers import Client
 
 
 def start_server(data_dir: Path, game: str | None = "moon-yeti") -> Server:

@@ -24,9 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.vote_game import GAME as VOTE_GAME, ballot_for
+from bench.vote_game import GAME as VOTE_GAME
+from bench.vote_game import ballot_for
 from companion.engine import PUBLIC
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 from tests.reliability.helpers import Client
 
 SEATS = 8

@@ -60,13 +60,13 @@ class Pair:
         # seat has one phone, so B's phone for a seat is A's (the same cookie).
         phones = [join(self.apps[0], table, s) for s in range(table.seat_count)]
         self.phones = [phones, [self.apps[1].test_client() for _ in phones]]
-        for phone, twin in zip(*self.phones):
+        for phone, twin in zip(*self.phones, strict=True):
             twin.set_cookie("mutiny_seat", phone.get_cookie("mutiny_seat").value)
         self.hosts = [login(app) for app in self.apps]
         self.checks = 0
 
     def use(self, a: Table, b: Table) -> None:
-        for app, twin in zip(self.apps, (a, b)):
+        for app, twin in zip(self.apps, (a, b), strict=True):
             app.extensions["mutiny"]["table"] = twin
 
     def same(self, who: Any, method: str, path: str, body: Any = None, where: str = ""):

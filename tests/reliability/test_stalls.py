@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 from companion.web import gate
 from tests.reliability.helpers import Client
 
@@ -84,7 +84,7 @@ def test_forty_streams_and_sixty_slow_clients_stall_no_seat(server, figures):
             assert conn.getresponse().status == 200
             conn.close()
         times: list[float] = []
-        for round_ in range(25):
+        for _ in range(25):
             for sock in held[40:70]:
                 try:
                     sock.send(b"s")  # the slow headers go on, slowly

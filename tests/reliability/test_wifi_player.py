@@ -12,7 +12,7 @@ import json
 import segno
 
 from companion.engine import HOST, PUBLIC
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 from companion.table.night import csv_cell
 from tests.reliability.conftest import PIN, join, login
 from tests.reliability.helpers import Client

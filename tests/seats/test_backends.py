@@ -7,9 +7,19 @@ from pathlib import Path
 import pytest
 
 from companion.errors import SeatError
-from companion.seats import (CountingInterface, ManualClock, RecordingBus, SimTable,
-                             TableHardware, default_backend, i2c_root_bus, load_table_config,
-                             open_seats, parse_table_config, sim_table_config)
+from companion.seats import (
+    CountingInterface,
+    ManualClock,
+    RecordingBus,
+    SimTable,
+    TableHardware,
+    default_backend,
+    i2c_root_bus,
+    load_table_config,
+    open_seats,
+    parse_table_config,
+    sim_table_config,
+)
 
 from .conftest import vote_display
 

@@ -7,9 +7,16 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
-from companion.seats import CountingInterface, RecordingBus, overlays
-from companion.seats import (check_buses, load_table_config, open_seats, parse_table_config,
-                             sim_table_config)
+from companion.seats import (
+    CountingInterface,
+    RecordingBus,
+    check_buses,
+    load_table_config,
+    open_seats,
+    overlays,
+    parse_table_config,
+    sim_table_config,
+)
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 EXAMPLES = sorted(HARDWARE.glob("table-*.toml"))

@@ -7,9 +7,18 @@ from pathlib import Path
 import luma.oled.device
 import pytest
 
-from companion.seats import (CountingInterface, DriverStats, ManualClock, MuxBus,
-                             PageDiffSSD1306, RecordingBus, ScreenState, open_seats, render,
-                             sim_table_config)
+from companion.seats import (
+    CountingInterface,
+    DriverStats,
+    ManualClock,
+    MuxBus,
+    PageDiffSSD1306,
+    RecordingBus,
+    ScreenState,
+    open_seats,
+    render,
+    sim_table_config,
+)
 
 from .conftest import vote_display
 

@@ -6,9 +6,18 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from companion.seats import (CountingInterface, ManualClock, PageDiffSSD1306, PodManager,
-                             PodSeat, SeatWatch, SimFault, open_seats, render,
-                             sim_table_config)
+from companion.seats import (
+    CountingInterface,
+    ManualClock,
+    PageDiffSSD1306,
+    PodManager,
+    PodSeat,
+    SeatWatch,
+    SimFault,
+    open_seats,
+    render,
+    sim_table_config,
+)
 from companion.seats.screen import ScreenState
 from companion.seats.simfaults import KINDS
 
@@ -136,7 +145,7 @@ def test_a_screen_lost_mid_match_is_retried_with_back_off_and_comes_back():
             table.watch.check(now=tick / 4)
             if seat.device.stats.transfers != before:
                 tries.append(tick / 4)
-        gaps = [b - a for a, b in zip(tries, tries[1:])]
+        gaps = [b - a for a, b in zip(tries, tries[1:], strict=False)]
         assert tries[0] == 0.5 and gaps[:4] == [1.0, 2.0, 4.0, 5.0] and set(gaps[4:]) == {5.0}
         table.lift_fault("screen-missing", 2)
         table.watch.check(now=30.0)

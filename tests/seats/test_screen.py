@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from companion.engine.display import Choice, Display
-from companion.seats import ScreenState, qr_matrix, render
-from companion.seats import font
+from companion.seats import ScreenState, font, qr_matrix, render
 from companion.seats.screen import qr_scale
 
 from .conftest import assert_golden, vote_display

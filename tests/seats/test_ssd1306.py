@@ -7,8 +7,14 @@ import luma.oled.device
 import pytest
 from PIL import Image, ImageDraw
 
-from companion.seats import (CountingInterface, DriverStats, PageDiffSSD1306, ScreenState,
-                             font, render)
+from companion.seats import (
+    CountingInterface,
+    DriverStats,
+    PageDiffSSD1306,
+    ScreenState,
+    font,
+    render,
+)
 from companion.seats.ssd1306 import WINDOW_COST, changed_spans, changed_windows, pack_pages
 
 from .conftest import vote_display

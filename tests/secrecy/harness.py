@@ -197,5 +197,6 @@ def _where(one: Any, two: Any) -> str:
     if isinstance(one, bytes):
         return f"frames differ ({len(one)} / {len(two)} bytes)"
     one, two = str(one), str(two)
-    at = next((i for i, (a, b) in enumerate(zip(one, two)) if a != b), min(len(one), len(two)))
+    at = next((i for i, (a, b) in enumerate(zip(one, two, strict=False)) if a != b),
+              min(len(one), len(two)))
     return f"...{one[max(0, at - 60):at + 60]!r} / ...{two[max(0, at - 60):at + 60]!r}"

@@ -25,7 +25,7 @@ def test_the_next_roller_is_nudged_and_nobody_else(table, hardware):
     second = table.match.acting()[0]
     after = [nudge(table, seat)["count"] for seat in range(4)]
     assert after[second] == counts[second] + 1
-    assert [a - c for a, c in zip(after, counts)].count(0) == 3  # only the next roller
+    assert [a - c for a, c in zip(after, counts, strict=True)].count(0) == 3  # only the next roller
     assert nudge(table, PUBLIC)["count"] == chimes + 1
 
 

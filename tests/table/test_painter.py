@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Display
-from companion.seats import (CountingInterface, ManualClock, load_table_config, open_seats,
-                             sim_table_config)
+from companion.seats import (
+    CountingInterface,
+    ManualClock,
+    load_table_config,
+    open_seats,
+    sim_table_config,
+)
 from companion.table.painter import DrawingOrder, ScreenPainter
 from tests.web.test_live import wait_for
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_a_button_press_reaches_eight_phones_and_two_tables(server):
             # On a machine loaded to the hilt the release can come after the hold
             # time, which makes the press a hold (private screen), not a choice.
             press(server, 0)
-        for stream, (old_id, _) in zip(phones + tables, first):
+        for stream, (old_id, _) in zip(phones + tables, first, strict=True):
             new_id, payload = stream.next()
             while payload["match"]["step"] == "declare":
                 new_id, payload = stream.next()
@@ -245,7 +245,7 @@ def test_the_server_hands_streams_over_and_publishers_write_them(server):
         for phone in phones:
             phone.next()
         assert wait_for(lambda: len(server.hub._outlets) == 2, 10)
-        for seat, phone in enumerate(phones):
+        for seat in range(len(phones)):
             server.table.rename(seat, f"Direct {seat}")
         for seat, phone in enumerate(phones):
             # A rename reaches every phone (the match names every seat): a phone may

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import http.client
 
-from companion.serve import Server, ServeOptions
+from companion.serve import ServeOptions, Server
 from companion.web.auth import device_summary
 from tests.web.conftest import join
 from tests.web.test_live import Stream, cookie_for

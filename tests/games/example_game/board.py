@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Part, board as b
+from companion.engine import Part
+from companion.engine import board as b
 from companion.games import kit
 from tests.games.example_game.show import said
 

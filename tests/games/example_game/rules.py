@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import (CHANCE, Action, Actor, Chance, Context, Game, Parts, Result,
-                              State, Step, always, votes)
+from companion.engine import (
+    CHANCE,
+    Action,
+    Actor,
+    Chance,
+    Context,
+    Game,
+    Parts,
+    Result,
+    State,
+    Step,
+    always,
+    votes,
+)
 from companion.games import kit
 from tests.games.example_game import board, howto, show, views
 from tests.games.example_game.data import BANK, CHEST_MOST, CHOOSE, DEAL, SPEC

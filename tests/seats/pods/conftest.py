@@ -24,13 +24,17 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.engine import PUBLIC, Journal
 from companion.engine.display import Choice, Display
-from companion.seats import (CountingInterface, ManualClock, RecordingBus, open_seats,
-                             parse_table_config, screen)
+from companion.seats import (
+    CountingInterface,
+    ManualClock,
+    RecordingBus,
+    open_seats,
+    parse_table_config,
+)
 from companion.seats.pods import PodManager, PodSeat
 from companion.seats.ssd1306 import pack_pages
 from companion.table import Table
 from tests.firmware.fakepod import UID, UID_HEX, FakePod, ListPort
-
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "pods.md"
 JOIN_URL = "HTTP://10.42.0.1:8000/J/3F2A9C0D4E5B6A7988776655443322AA"

@@ -2,9 +2,7 @@
 resends, keepalive, pages sent as changed columns)."""
 from __future__ import annotations
 
-import select
-
-from companion.seats import podlink, screen
+from companion.seats import podlink
 from companion.seats.pods import page_update
 from tests.firmware.fakepod import UID, UID_HEX, FakePod, ListPort
 from tests.seats.pods.conftest import Rig, vote

@@ -11,7 +11,6 @@ from companion.seats import ScreenState, font, podlink, render, screen
 from companion.seats.pods import PodSeat, page_update
 from tests.seats.pods.conftest import DOC, JOIN_URL, Rig, vote
 
-
 TEXT_COST = 4  # op, x, y, flags (bold, scale, length) before the characters
 LINE_COST = 5  # op, x0, y0, x1, y1
 CLEAR_COST = 3  # op, first page, last page

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from companion.errors import SeatError
-from companion.seats import ManualClock, open_seats, parse_table_config, screen
+from companion.seats import ManualClock, open_seats, parse_table_config
 from companion.seats.pods import PodManager, PodSeat, pod_report
 from companion.seats.ssd1306 import pack_pages
 from tests.firmware.fakepod import UID_HEX
